@@ -1,0 +1,31 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.iwarp;
+
+/**
+ * Which kind of work request a {@link WorkCompletion} reports.
+ */
+public enum CompletionOpcode
+{
+    /** A Send (any variant) from the send queue. */
+    SEND,
+    /** An RDMA Write from the send queue. */
+    RDMA_WRITE,
+    /** An RDMA Read from the send queue: the data has been placed in the local sink buffer. */
+    RDMA_READ,
+    /** A receive buffer that now holds an inbound Send. */
+    RECV
+}

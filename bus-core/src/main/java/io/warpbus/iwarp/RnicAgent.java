@@ -1,0 +1,345 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.iwarp;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * The engine's duty cycle. Each call of {@link #doWork()} reads the clock once, runs queued control commands,
+ * then for every connection: reads its socket and places inbound FPDUs, assembles outbound FPDUs from the send
+ * queue and the inbound read queue, writes them in one socket write, and retires completions. Listeners are polled
+ * for new connections and deadlines checked once a millisecond.
+ * <p>
+ * Everything here runs on one thread and owns its state; other threads reach it only through the command queue.
+ */
+final class RnicAgent implements Agent
+{
+    private static final int COMMAND_LIMIT = 16;
+    private static final long SLOW_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Rnic rnic;
+    private final RnicContext context;
+    private final ManyToOneConcurrentLinkedQueue<Runnable> commands;
+    private final NanoClock clock;
+    private final RnicCounters counters;
+    private final ArrayList<Connection> connections = new ArrayList<>();
+    private final ArrayList<Listener> listeners = new ArrayList<>();
+    private final ArrayList<QueuePair> flushing = new ArrayList<>();
+    private volatile Thread engineThread;
+    private volatile boolean running;
+    private long nextSlowPollNs;
+
+    RnicAgent(final Rnic rnic, final RnicContext context, final ManyToOneConcurrentLinkedQueue<Runnable> commands)
+    {
+        this.rnic = rnic;
+        this.context = context;
+        this.commands = commands;
+        this.clock = context.nanoClock();
+        this.counters = new RnicCounters(context.countersManager(), context.name());
+    }
+
+    @Override
+    public void onStart()
+    {
+        engineThread = Thread.currentThread();
+        running = true;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (null == engineThread)
+        {
+            onStart();
+        }
+        final long nowNs = clock.nanoTime();
+        int workCount = runCommands();
+
+        final ArrayList<Connection> connections = this.connections;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final Connection connection = connections.get(i);
+            workCount += connection.doWork(nowNs);
+            if (connection.isClosed())
+            {
+                removeConnection(i);
+            }
+        }
+
+        if (nowNs - nextSlowPollNs >= 0)
+        {
+            nextSlowPollNs = nowNs + SLOW_POLL_INTERVAL_NS;
+            workCount += pollListeners(nowNs);
+            workCount += checkDeadlines(nowNs);
+        }
+        if (!flushing.isEmpty())
+        {
+            workCount += flushQueuePairs();
+        }
+        return workCount;
+    }
+
+    @Override
+    public void onClose()
+    {
+        running = false;
+        runCommands();
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            connections.get(i).abort("engine " + context.name() + " closed");
+        }
+        connections.clear();
+        for (final Listener listener : listeners)
+        {
+            CloseHelper.quietClose(listener.channel());
+        }
+        listeners.clear();
+        flushQueuePairs();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return context.name();
+    }
+
+    boolean isEngineThread()
+    {
+        return Thread.currentThread() == engineThread;
+    }
+
+    boolean isRunning()
+    {
+        return running;
+    }
+
+    RnicCounters counters()
+    {
+        return counters;
+    }
+
+    Rnic rnic()
+    {
+        return rnic;
+    }
+
+    RnicContext context()
+    {
+        return context;
+    }
+
+    long nowNs()
+    {
+        return clock.nanoTime();
+    }
+
+    void addListener(final Listener listener)
+    {
+        if (!listener.isClosed())
+        {
+            listeners.add(listener);
+        }
+    }
+
+    void removeListener(final Listener listener)
+    {
+        listeners.remove(listener);
+    }
+
+    void connect(
+        final QueuePair queuePair,
+        final InetSocketAddress remote,
+        final ConnectionParameters parameters,
+        final Object userContext)
+    {
+        SocketChannel channel = null;
+        try
+        {
+            channel = SocketChannel.open();
+            Connection.configure(channel, context);
+            channel.connect(remote);
+            final Connection connection = Connection.initiator(this, channel, queuePair, remote, parameters,
+                userContext);
+            connections.add(connection);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            CloseHelper.quietClose(channel);
+            queuePair.state(QueuePairState.ERROR);
+            final String reason = "cannot connect to " + remote + ": " + ex.getMessage();
+            queuePair.errorReason(reason);
+            counters.connectionFailures.incrementOrdered();
+            publish(new ConnectionEvent(ConnectionEventType.CONNECT_ERROR, queuePair, null, remote, new byte[0],
+                reason, null, false, userContext));
+            startFlush(queuePair);
+        }
+    }
+
+    void accept(final Connection connection, final QueuePair queuePair, final ConnectionParameters parameters)
+    {
+        if (!connections.contains(connection) || !connection.awaitingDecision())
+        {
+            final String reason = "connection from " + connection.remoteAddress() +
+                " ended before it was accepted: " + connection.closeReason();
+            queuePair.state(QueuePairState.ERROR);
+            queuePair.errorReason(reason);
+            publish(new ConnectionEvent(ConnectionEventType.CONNECT_ERROR, queuePair, null,
+                connection.remoteAddress(), new byte[0], reason, null, false, connection.userContext()));
+            startFlush(queuePair);
+            return;
+        }
+        connection.accept(queuePair, parameters);
+    }
+
+    void reject(final Connection connection, final byte[] privateData)
+    {
+        if (connections.contains(connection) && connection.awaitingDecision())
+        {
+            connection.reject(privateData, "rejected by the local application");
+        }
+    }
+
+    void disconnect(final QueuePair queuePair, final String reason)
+    {
+        final Connection connection = queuePair.connection;
+        if (null != connection && connections.contains(connection))
+        {
+            connection.disconnect(reason);
+        }
+        else if (!queuePair.state().isFinal())
+        {
+            queuePair.state(QueuePairState.CLOSED);
+            startFlush(queuePair);
+        }
+    }
+
+    void publish(final ConnectionEvent event)
+    {
+        rnic.connectionManager().publish(event);
+    }
+
+    void startFlush(final QueuePair queuePair)
+    {
+        if (!flushing.contains(queuePair))
+        {
+            flushing.add(queuePair);
+        }
+    }
+
+    void onError(final Throwable error)
+    {
+        context.errorHandler().onError(error);
+    }
+
+    private int runCommands()
+    {
+        int count = 0;
+        Runnable command;
+        while (count < COMMAND_LIMIT && null != (command = commands.poll()))
+        {
+            count++;
+            try
+            {
+                command.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                onError(ex);
+            }
+        }
+        return count;
+    }
+
+    private int pollListeners(final long nowNs)
+    {
+        int count = 0;
+        for (int i = listeners.size() - 1; i >= 0; i--)
+        {
+            final Listener listener = listeners.get(i);
+            SocketChannel channel = null;
+            try
+            {
+                while (null != (channel = listener.channel().accept()))
+                {
+                    Connection.configure(channel, context);
+                    connections.add(Connection.responder(this, channel, listener.userContext(), nowNs));
+                    channel = null;
+                    count++;
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                CloseHelper.quietClose(channel);
+                onError(new IwarpException("accept on " + listener.localAddress() + " failed: " + ex.getMessage(),
+                    ex));
+            }
+        }
+        return count;
+    }
+
+    private int checkDeadlines(final long nowNs)
+    {
+        int count = 0;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final Connection connection = connections.get(i);
+            if (connection.checkDeadline(nowNs))
+            {
+                count++;
+                if (connection.isClosed())
+                {
+                    removeConnection(i);
+                }
+            }
+        }
+        return count;
+    }
+
+    private int flushQueuePairs()
+    {
+        int count = 0;
+        for (int i = flushing.size() - 1; i >= 0; i--)
+        {
+            final QueuePair queuePair = flushing.get(i);
+            final boolean finished = Flusher.flush(queuePair);
+            count++;
+            if (finished)
+            {
+                flushing.remove(i);
+            }
+        }
+        return count;
+    }
+
+    private void removeConnection(final int index)
+    {
+        final int last = connections.size() - 1;
+        if (index != last)
+        {
+            connections.set(index, connections.get(last));
+        }
+        connections.remove(last);
+    }
+}

@@ -1,0 +1,410 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.iwarp;
+
+import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
+import io.warpbus.iwarp.mpa.Fpdu;
+import io.warpbus.iwarp.mpa.RtrType;
+import io.warpbus.iwarp.rdmap.RdmapOpcode;
+import io.warpbus.iwarp.rdmap.ReadRequestFlyweight;
+import io.warpbus.iwarp.rdmap.TerminateError;
+import io.warpbus.iwarp.rdmap.TerminateFlyweight;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The outbound half of a connection: turns send queue work requests and inbound RDMA Read Requests into DDP
+ * segments framed as FPDUs in the connection's transmit buffer, then retires send queue completions in order.
+ * <p>
+ * Messages are sent whole, one after another, alternating between the send queue and the read responses so
+ * neither starves; a message bigger than one ULPDU is segmented with increasing MO (untagged) or TO (tagged).
+ * Many small FPDUs accumulate in the buffer and go out in one socket write. A send queue RDMA Read waits while
+ * the negotiated ORD is in flight, and everything posted after it waits too: the send queue is processed in order.
+ */
+final class Transmitter
+{
+    /** Room kept free in the transmit buffer so a Terminate can always be queued. */
+    static final int TERMINATE_RESERVE =
+        Fpdu.fpduLength(DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + TerminateFlyweight.MAX_LENGTH);
+
+    private static final int NONE = 0;
+    private static final int FROM_SEND_QUEUE = 1;
+    private static final int FROM_READ_QUEUE = 2;
+    private static final long READ_PENDING = Long.MAX_VALUE;
+
+    private final Connection connection;
+    private final UnsafeBuffer tx;
+    private int current = NONE;
+    private int currentOffset;
+    private boolean readQueueTurn;
+    private long sqNext;
+    private int sendMsn = 1;
+    private int readMsn = 1;
+    private int terminateMsn = 1;
+
+    Transmitter(final Connection connection)
+    {
+        this.connection = connection;
+        this.tx = connection.tx;
+    }
+
+    /**
+     * Assemble as many FPDUs as the transmit buffer holds.
+     *
+     * @return the number of FPDUs assembled.
+     */
+    int assemble()
+    {
+        int count = 0;
+        while (NONE != current || selectNext())
+        {
+            final boolean fromSendQueue = FROM_SEND_QUEUE == current;
+            final boolean emitted = fromSendQueue ? emitSendQueueSegment() : emitReadResponseSegment();
+            if (!emitted)
+            {
+                break;
+            }
+            count++;
+        }
+        return count;
+    }
+
+    private boolean selectNext()
+    {
+        final QueuePair qp = connection.qp;
+        final ReadQueues reads = connection.reads;
+        final boolean readResponseReady = reads.irqCount > 0;
+        boolean sendQueueReady = false;
+        if (sqNext < qp.sqTail.get())
+        {
+            final int slot = (int)sqNext & qp.sqMask;
+            sendQueueReady = QueuePair.OP_READ != qp.sqOpcode[slot] || !reads.orqFull();
+        }
+        if (readResponseReady && (!sendQueueReady || readQueueTurn))
+        {
+            current = FROM_READ_QUEUE;
+        }
+        else if (sendQueueReady)
+        {
+            current = FROM_SEND_QUEUE;
+        }
+        else
+        {
+            return false;
+        }
+        readQueueTurn = FROM_SEND_QUEUE == current;
+        currentOffset = 0;
+        return true;
+    }
+
+    private boolean emitSendQueueSegment()
+    {
+        final QueuePair qp = connection.qp;
+        final int slot = (int)sqNext & qp.sqMask;
+        final byte opcode = qp.sqOpcode[slot];
+        final MemoryRegion region = qp.sqRegion[slot];
+        if (null != region && !region.isValid())
+        {
+            qp.sqStatus[slot] = CompletionStatus.LOCAL_PROTECTION_ERROR;
+            connection.fail(TerminateError.RDMAP_LOCAL_CATASTROPHIC, -1, 0, 0, "work request " + qp.sqWrId[slot] +
+                " uses memory region 0x" + Integer.toHexString(region.stag()) + " which is no longer valid");
+            return false;
+        }
+        if (QueuePair.OP_READ == opcode)
+        {
+            return emitReadRequest(qp, slot, region);
+        }
+
+        final int length = qp.sqLength[slot];
+        final int remaining = length - currentOffset;
+        final boolean tagged = QueuePair.OP_WRITE == opcode;
+        final int headerLength = tagged ? DdpHeaderFlyweight.TAGGED_HEADER_LENGTH :
+            DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
+        final int segment = Math.min(remaining, connection.maxUlpdu - headerLength);
+        final int offset = connection.claim(Fpdu.fpduLength(headerLength + segment), TERMINATE_RESERVE);
+        if (offset < 0)
+        {
+            return false;
+        }
+        final boolean last = segment == remaining;
+        final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
+        if (tagged)
+        {
+            DdpHeaderFlyweight.putTagged(tx, ddpOffset, last, RdmapOpcode.control(RdmapOpcode.WRITE),
+                qp.sqRemoteStag[slot], qp.sqRemoteTaggedOffset[slot] + currentOffset);
+        }
+        else
+        {
+            final boolean solicited = (qp.sqFlags[slot] & QueuePair.SOLICITED) != 0;
+            final boolean invalidate = QueuePair.OP_SEND_INVALIDATE == opcode;
+            final int rdmapOpcode = invalidate ?
+                (solicited ? RdmapOpcode.SEND_SE_INVALIDATE : RdmapOpcode.SEND_INVALIDATE) :
+                (solicited ? RdmapOpcode.SEND_SE : RdmapOpcode.SEND);
+            DdpHeaderFlyweight.putUntagged(tx, ddpOffset, last, RdmapOpcode.control(rdmapOpcode),
+                invalidate ? qp.sqInvalidateStag[slot] : 0, DdpHeaderFlyweight.QN_SEND, sendMsn, currentOffset);
+        }
+        if (segment > 0)
+        {
+            tx.putBytes(ddpOffset + headerLength, region.buffer(), qp.sqIndex[slot] + currentOffset, segment);
+        }
+        connection.commitFpdu(offset, headerLength + segment);
+        currentOffset += segment;
+        if (last)
+        {
+            if (!tagged)
+            {
+                sendMsn++;
+            }
+            qp.sqStatus[slot] = CompletionStatus.SUCCESS;
+            qp.sqCompleteAtTxBytes[slot] = connection.txAssembledTotal;
+            finishMessage();
+            sqNext++;
+        }
+        return true;
+    }
+
+    private boolean emitReadRequest(final QueuePair qp, final int slot, final MemoryRegion sink)
+    {
+        final int ulpduLength = DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH;
+        final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), TERMINATE_RESERVE);
+        if (offset < 0)
+        {
+            return false;
+        }
+        final int length = qp.sqLength[slot];
+        final int sinkStag = null != sink ? sink.stag() : 0;
+        final long sinkTo = null != sink ? sink.taggedOffset(qp.sqIndex[slot]) : 0;
+        putReadRequest(offset, sinkStag, sinkTo, length, qp.sqRemoteStag[slot], qp.sqRemoteTaggedOffset[slot]);
+        connection.reads.addOutbound(sqNext, sink, qp.sqIndex[slot], length, sinkStag, sinkTo);
+        qp.sqStatus[slot] = CompletionStatus.SUCCESS;
+        qp.sqCompleteAtTxBytes[slot] = READ_PENDING;
+        finishMessage();
+        sqNext++;
+        return true;
+    }
+
+    private void putReadRequest(
+        final int offset,
+        final int sinkStag,
+        final long sinkTo,
+        final int length,
+        final int sourceStag,
+        final long sourceTo)
+    {
+        final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
+        DdpHeaderFlyweight.putUntagged(tx, ddpOffset, true, RdmapOpcode.control(RdmapOpcode.READ_REQUEST), 0,
+            DdpHeaderFlyweight.QN_READ_REQUEST, readMsn++, 0);
+        ReadRequestFlyweight.put(tx, ddpOffset + DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH, sinkStag, sinkTo,
+            length, sourceStag, sourceTo);
+        connection.commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH);
+    }
+
+    private boolean emitReadResponseSegment()
+    {
+        final ReadQueues reads = connection.reads;
+        final int slot = reads.irqHead;
+        final MemoryRegion region = reads.irqRegion[slot];
+        if (null != region && !region.isValid())
+        {
+            connection.fail(TerminateError.RDMAP_LOCAL_CATASTROPHIC, -1, 0, 0, "the source region 0x" +
+                Integer.toHexString(region.stag()) + " of an RDMA Read was invalidated before the response was sent");
+            return false;
+        }
+        final int length = reads.irqLength[slot];
+        final int remaining = length - currentOffset;
+        final int headerLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+        final int segment = Math.min(remaining, connection.maxUlpdu - headerLength);
+        final int offset = connection.claim(Fpdu.fpduLength(headerLength + segment), TERMINATE_RESERVE);
+        if (offset < 0)
+        {
+            return false;
+        }
+        final boolean last = segment == remaining;
+        final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
+        DdpHeaderFlyweight.putTagged(tx, ddpOffset, last, RdmapOpcode.control(RdmapOpcode.READ_RESPONSE),
+            reads.irqSinkStag[slot], reads.irqSinkTaggedOffset[slot] + currentOffset);
+        if (segment > 0)
+        {
+            tx.putBytes(ddpOffset + headerLength, region.buffer(), reads.irqIndex[slot] + currentOffset, segment);
+        }
+        connection.commitFpdu(offset, headerLength + segment);
+        currentOffset += segment;
+        if (last)
+        {
+            reads.removeInbound();
+            finishMessage();
+        }
+        return true;
+    }
+
+    private void finishMessage()
+    {
+        current = NONE;
+        currentOffset = 0;
+    }
+
+    /**
+     * Queue the initiator's ready-to-receive message, the first FPDU of a peer-to-peer connection.
+     *
+     * @param type the negotiated RTR type.
+     */
+    void emitReadyToReceive(final RtrType type)
+    {
+        switch (type)
+        {
+            case WRITE:
+            {
+                final int ulpduLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+                final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), 0);
+                DdpHeaderFlyweight.putTagged(tx, offset + Fpdu.LENGTH_FIELD_LENGTH, true,
+                    RdmapOpcode.control(RdmapOpcode.WRITE), 0, 0L);
+                connection.commitFpdu(offset, ulpduLength);
+                break;
+            }
+            case READ:
+            {
+                final int offset = connection.claim(
+                    Fpdu.fpduLength(DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH), 0);
+                putReadRequest(offset, 0, 0L, 0, 0, 0L);
+                connection.reads.addOutbound(ReadQueues.RTR_POSITION, null, 0, 0, 0, 0L);
+                break;
+            }
+            default:
+            {
+                final int ulpduLength = DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
+                final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), 0);
+                DdpHeaderFlyweight.putUntagged(tx, offset + Fpdu.LENGTH_FIELD_LENGTH, true,
+                    RdmapOpcode.control(RdmapOpcode.SEND), 0, DdpHeaderFlyweight.QN_SEND, sendMsn++, 0);
+                connection.commitFpdu(offset, ulpduLength);
+                break;
+            }
+        }
+    }
+
+    /**
+     * Queue a Terminate after what is already in the transmit buffer (the reserve guarantees room).
+     *
+     * @param error            the error.
+     * @param fpduOffset       offending FPDU in the receive buffer, or -1.
+     * @param ddpHeaderLength  its DDP header length to copy, 0 for none.
+     * @param rdmaHeaderLength its RDMA header length to copy, 0 for none.
+     */
+    void emitTerminate(
+        final TerminateError error, final int fpduOffset, final int ddpHeaderLength, final int rdmaHeaderLength)
+    {
+        final int offset = connection.claim(TERMINATE_RESERVE, 0);
+        if (offset < 0)
+        {
+            return;
+        }
+        final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
+        DdpHeaderFlyweight.putUntagged(tx, ddpOffset, true, RdmapOpcode.control(RdmapOpcode.TERMINATE), 0,
+            DdpHeaderFlyweight.QN_TERMINATE, terminateMsn++, 0);
+        final int termLength = TerminateFlyweight.put(tx, ddpOffset + DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH,
+            error, fpduOffset >= 0 ? connection.rx : null, fpduOffset, ddpHeaderLength, rdmaHeaderLength);
+        connection.commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + termLength);
+    }
+
+    /**
+     * An RDMA Read Response completed the outbound read at the head of the ORQ.
+     */
+    void onReadComplete()
+    {
+        final ReadQueues reads = connection.reads;
+        final long position = reads.orqPosition[reads.orqHead];
+        reads.removeOutbound();
+        if (ReadQueues.RTR_POSITION != position)
+        {
+            final QueuePair qp = connection.qp;
+            qp.sqCompleteAtTxBytes[(int)position & qp.sqMask] = 0;
+        }
+    }
+
+    /**
+     * Raise completions for send queue entries that have finished, in posting order.
+     *
+     * @return the number retired.
+     */
+    int retire()
+    {
+        final QueuePair qp = connection.qp;
+        final CompletionQueue cq = qp.sendCompletionQueue;
+        final long written = connection.txWrittenTotal;
+        long head = qp.sqHead.getPlain();
+        int count = 0;
+        while (head < sqNext)
+        {
+            final int slot = (int)head & qp.sqMask;
+            if (qp.sqCompleteAtTxBytes[slot] > written)
+            {
+                break;
+            }
+            final CompletionStatus status = qp.sqStatus[slot];
+            if (CompletionStatus.SUCCESS != status || (qp.sqFlags[slot] & QueuePair.SIGNALED) != 0)
+            {
+                if (!cq.hasCapacity(1))
+                {
+                    break;
+                }
+                cq.add(qp.sqWrId[slot], Flusher.completionOpcode(qp.sqOpcode[slot]), status, qp.sqLength[slot],
+                    qp.number, 0, 0);
+            }
+            head++;
+            count++;
+        }
+        if (count > 0)
+        {
+            qp.sqHead.lazySet(head);
+        }
+        return count;
+    }
+
+    /**
+     * Is everything posted so far sent and every read answered?
+     *
+     * @param inputEnded the peer will send nothing more, so outstanding reads will not be answered.
+     * @return true when the connection can be closed without losing work.
+     */
+    boolean isDrained(final boolean inputEnded)
+    {
+        final QueuePair qp = connection.qp;
+        final ReadQueues reads = connection.reads;
+        return NONE == current && (null == qp || sqNext == qp.sqTail.get()) &&
+            reads.irqCount == 0 && (inputEnded || reads.orqCount == 0);
+    }
+
+    /**
+     * The connection is closing for good: settle the status of every entry this side has started.
+     */
+    void finalizeSendQueue()
+    {
+        final QueuePair qp = connection.qp;
+        final long written = connection.txWrittenTotal;
+        for (long position = qp.sqHead.getPlain(); position < sqNext; position++)
+        {
+            final int slot = (int)position & qp.sqMask;
+            if (CompletionStatus.SUCCESS == qp.sqStatus[slot] && qp.sqCompleteAtTxBytes[slot] > written)
+            {
+                qp.sqStatus[slot] = CompletionStatus.WORK_REQUEST_FLUSHED;
+            }
+        }
+        if (FROM_SEND_QUEUE == current && CompletionStatus.LOCAL_PROTECTION_ERROR == qp.sqStatus[(int)sqNext &
+            qp.sqMask])
+        {
+            sqNext++;
+        }
+        qp.sqFinalized = sqNext;
+    }
+}

@@ -17,8 +17,11 @@ package io.warpbus.iwarp;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
@@ -47,6 +50,7 @@ final class RnicAgent implements Agent
     private final ArrayList<Connection> connections = new ArrayList<>();
     private final ArrayList<Listener> listeners = new ArrayList<>();
     private final ArrayList<QueuePair> flushing = new ArrayList<>();
+    private final Selector acceptSelector;
     private volatile Thread engineThread;
     private volatile boolean running;
     private long nextSlowPollNs;
@@ -58,6 +62,14 @@ final class RnicAgent implements Agent
         this.commands = commands;
         this.clock = context.nanoClock();
         this.counters = new RnicCounters(context.countersManager(), context.name());
+        try
+        {
+            this.acceptSelector = Selector.open();
+        }
+        catch (final IOException ex)
+        {
+            throw new IwarpException("cannot open a selector for listeners: " + ex.getMessage(), ex);
+        }
     }
 
     @Override
@@ -116,6 +128,7 @@ final class RnicAgent implements Agent
             CloseHelper.quietClose(listener.channel());
         }
         listeners.clear();
+        CloseHelper.quietClose(acceptSelector);
         flushQueuePairs();
     }
 
@@ -159,13 +172,27 @@ final class RnicAgent implements Agent
     {
         if (!listener.isClosed())
         {
-            listeners.add(listener);
+            try
+            {
+                listener.channel().register(acceptSelector, SelectionKey.OP_ACCEPT, listener);
+                listeners.add(listener);
+            }
+            catch (final IOException ex)
+            {
+                onError(new IwarpException("cannot poll listener " + listener.localAddress() + ": " + ex.getMessage(),
+                    ex));
+            }
         }
     }
 
     void removeListener(final Listener listener)
     {
         listeners.remove(listener);
+        final SelectionKey key = listener.channel().keyFor(acceptSelector);
+        if (null != key)
+        {
+            key.cancel();
+        }
     }
 
     void connect(
@@ -272,12 +299,35 @@ final class RnicAgent implements Agent
         return count;
     }
 
+    /**
+     * Accept pending connections. The selector tells which listeners have any, so an idle poll allocates nothing
+     * (a non-blocking accept() on an idle listener allocates on every call).
+     */
     private int pollListeners(final long nowNs)
     {
-        int count = 0;
-        for (int i = listeners.size() - 1; i >= 0; i--)
+        if (listeners.isEmpty())
         {
-            final Listener listener = listeners.get(i);
+            return 0;
+        }
+        try
+        {
+            if (0 == acceptSelector.selectNow())
+            {
+                return 0;
+            }
+        }
+        catch (final IOException ex)
+        {
+            onError(new IwarpException("polling listeners failed: " + ex.getMessage(), ex));
+            return 0;
+        }
+        int count = 0;
+        final Iterator<SelectionKey> keys = acceptSelector.selectedKeys().iterator();
+        while (keys.hasNext())
+        {
+            final SelectionKey key = keys.next();
+            keys.remove();
+            final Listener listener = (Listener)key.attachment();
             SocketChannel channel = null;
             try
             {

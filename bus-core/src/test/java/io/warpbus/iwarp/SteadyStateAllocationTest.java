@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.iwarp;
+
+import java.lang.management.ManagementFactory;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Proves the data path allocates nothing once warm: posting, the engine's duty cycle on both sides (socket I/O,
+ * CRC, placement, completion retirement) and completion polling, measured by the JVM's per-thread allocation
+ * counter over many operations.
+ */
+@Timeout(120)
+class SteadyStateAllocationTest
+{
+    private static final int WARM_UP = 150_000;
+    private static final int MEASURED = 50_000;
+
+    private EnginePair pair;
+    private MemoryRegion clientSource;
+    private MemoryRegion serverSink;
+    private MemoryRegion serverRecv;
+    private MemoryRegion serverSource;
+    private MemoryRegion clientSink;
+    private final CountingHandler clientHandler = new CountingHandler();
+    private final CountingHandler serverHandler = new CountingHandler();
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != pair)
+        {
+            pair.close();
+        }
+    }
+
+    @Test
+    void shouldNotAllocateInSteadyState()
+    {
+        pair = new EnginePair();
+        clientSource = pair.clientPd.registerMemory(EnginePair.directBuffer(4096), 0);
+        clientSink = pair.clientPd.registerMemory(EnginePair.directBuffer(4096), Access.LOCAL_WRITE);
+        serverSink = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.REMOTE_WRITE);
+        serverRecv = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.LOCAL_WRITE);
+        serverSource = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.REMOTE_READ);
+        for (int i = 0; i < 64; i++)
+        {
+            pair.serverQp.postRecv(i, serverRecv, 0, 4096);
+        }
+        pair.connect();
+
+        runOperations(WARM_UP);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        runOperations(MEASURED);
+        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+
+        assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
+        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " Write+Send+Read rounds");
+    }
+
+    /**
+     * Each round: an unsignaled 64-byte Write and a signaled 64-byte Send from the client, every eighth round a
+     * 256-byte RDMA Read; the server reposts each receive. Both engines run on this thread.
+     */
+    private void runOperations(final int rounds)
+    {
+        final QueuePair client = pair.clientQp;
+        final QueuePair server = pair.serverQp;
+        final int target = serverHandler.count + rounds;
+        int sent = 0;
+        while (serverHandler.count < target)
+        {
+            if (sent < rounds && client.sendQueueAvailable() >= 3 && sent - serverHandler.countSince(target, rounds) < 32)
+            {
+                client.postWrite(0, clientSource, 0, 64, serverSink.stag(), serverSink.address(), 0);
+                client.postSend(1, clientSource, 64, 64, QueuePair.SIGNALED);
+                if ((sent & 7) == 0)
+                {
+                    client.postRead(2, clientSink, 0, 256, serverSource.stag(), serverSource.address(), 0);
+                }
+                sent++;
+            }
+            pair.server.doWork();
+            pair.client.doWork();
+            pair.clientCq.poll(clientHandler, 64);
+            final int received = pair.serverCq.poll(serverHandler, 64);
+            for (int i = 0; i < received; i++)
+            {
+                server.postRecv(i, serverRecv, 0, 4096);
+            }
+        }
+    }
+
+    private static final class CountingHandler implements CompletionHandler
+    {
+        int count;
+
+        @Override
+        public void onCompletion(final WorkCompletion completion)
+        {
+            if (CompletionStatus.SUCCESS != completion.status())
+            {
+                throw new IllegalStateException("completion failed: " + completion.status());
+            }
+            count++;
+        }
+
+        int countSince(final int target, final int rounds)
+        {
+            return count - (target - rounds);
+        }
+    }
+}

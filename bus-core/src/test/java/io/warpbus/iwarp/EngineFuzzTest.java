@@ -128,7 +128,8 @@ class EngineFuzzTest
                     break;
                 case 1:
                     frame = peer.untaggedFpdu(1, RdmapOpcode.control(random.nextInt(16)), random.nextInt(),
-                        random.nextInt(4), random.nextInt(3), random.nextInt(REGION * 2), payload, random.nextBoolean());
+                        random.nextInt(4), random.nextInt(3), random.nextInt(REGION * 2), payload,
+                            random.nextBoolean());
                     break;
                 case 2:
                     frame = peer.readRequestFpdu(random.nextInt(), random.nextLong(), random.nextInt(REGION * 2),

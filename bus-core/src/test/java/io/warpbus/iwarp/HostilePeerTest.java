@@ -470,7 +470,8 @@ class HostilePeerTest
         try (RawPeer peer = new RawPeer(address))
         {
             final byte[] request = new byte[20];
-            System.arraycopy("MPA ID Req Frame".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, request, 0, 16);
+            System.arraycopy("MPA ID Req Frame".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, request, 0,
+                16);
             request[16] = (byte)0xC0;
             request[17] = 1;
             peer.sendRaw(request);

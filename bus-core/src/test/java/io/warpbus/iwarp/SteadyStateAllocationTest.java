@@ -92,7 +92,8 @@ class SteadyStateAllocationTest
         int sent = 0;
         while (serverHandler.count < target)
         {
-            if (sent < rounds && client.sendQueueAvailable() >= 3 && sent - serverHandler.countSince(target, rounds) < 32)
+            if (sent < rounds && client.sendQueueAvailable() >= 3 && sent - serverHandler.countSince(target,
+                rounds) < 32)
             {
                 client.postWrite(0, clientSource, 0, 64, serverSink.stag(), serverSink.address(), 0);
                 client.postSend(1, clientSource, 64, 64, QueuePair.SIGNALED);

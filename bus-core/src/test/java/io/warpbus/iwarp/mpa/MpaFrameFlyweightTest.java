@@ -264,6 +264,38 @@ class MpaFrameFlyweightTest
             frame.wrap(buffer, 0).validate(MpaFrameFlyweight.Kind.REQUEST));
     }
 
+    @ParameterizedTest(name = "revision {0}")
+    @ValueSource(ints = { 0, 3, 255 })
+    void shouldReportReplyOfRevisionThisPeerDoesNotSpeak(final int revision)
+    {
+        // RFC 5044 section 7.1.1: a receiver that cannot interoperate with the revision MUST close the connection.
+        buffer.putBytes(0, hex(REPLY_KEY + "40 00 00 00"));
+        buffer.putByte(17, (byte)revision);
+
+        assertEquals("MPA reply revision " + revision + " is not supported: this peer speaks revisions 1 and 2",
+            frame.wrap(buffer, 0).validate(MpaFrameFlyweight.Kind.REPLY));
+    }
+
+    @ParameterizedTest(name = "revision {0}")
+    @ValueSource(ints = { 1, 2 })
+    void shouldAcceptReplyOfRevisionOneOrTwo(final int revision)
+    {
+        buffer.putBytes(0, hex(REPLY_KEY + "40 0" + revision + " 00 00"));
+
+        assertNull(frame.wrap(buffer, 0).validate(MpaFrameFlyweight.Kind.REPLY));
+    }
+
+    @ParameterizedTest(name = "revision {0}")
+    @ValueSource(ints = { 0, 3 })
+    void shouldLeaveRequestRevisionToRefusalSoItCanBeAnswered(final int revision)
+    {
+        // RFC 5044 appendix C: a revision 0 Request gets a Reply in our revision rather than a silent close.
+        buffer.putBytes(0, hex(REQUEST_KEY + "40 00 00 00"));
+        buffer.putByte(17, (byte)revision);
+
+        assertNull(frame.wrap(buffer, 0).validate(MpaFrameFlyweight.Kind.REQUEST));
+    }
+
     @Test
     void shouldDecodeWhatWasEncodedForRandomFields()
     {
@@ -299,7 +331,10 @@ class MpaFrameFlyweightTest
                 assertEquals(ordWord, frame.enhancedOrdWord(), at);
             }
             assertArrayEquals(data, frame.applicationData(), at);
-            assertNull(frame.validate(kind), at);
+            if (MpaFrameFlyweight.Kind.REQUEST == kind || 1 == revision || 2 == revision)
+            {
+                assertNull(frame.validate(kind), at);
+            }
         }
     }
 
@@ -320,6 +355,10 @@ class MpaFrameFlyweightTest
             if (choice < 2)
             {
                 buffer.putBytes(offset, 0 == choice ? request : reply);
+            }
+            if (random.nextBoolean())
+            {
+                buffer.putByte(offset + 17, (byte)random.nextInt(4));
             }
             if (random.nextBoolean())
             {
@@ -384,7 +423,9 @@ class MpaFrameFlyweightTest
         for (final MpaFrameFlyweight.Kind expected : EXPECTABLE)
         {
             final String problem = assertDoesNotThrow(() -> frame.validate(expected), at);
-            final boolean wellFormed = expectedKind == expected && pdLength <= 512 && !(enhanced && pdLength < 4);
+            final boolean spokenRevision = MpaFrameFlyweight.Kind.REQUEST == expected || 1 == raw[17] || 2 == raw[17];
+            final boolean wellFormed = expectedKind == expected && pdLength <= 512 && !(enhanced && pdLength < 4) &&
+                spokenRevision;
             assertEquals(wellFormed, null == problem, () -> at + " expected " + expected + ": " + problem);
             if (null != problem)
             {

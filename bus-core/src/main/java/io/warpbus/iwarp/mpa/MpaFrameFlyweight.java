@@ -229,6 +229,10 @@ public final class MpaFrameFlyweight
 
     /**
      * Check the frame for the faults RFC 5044 section 7.1.2 says close the connection.
+     * <p>
+     * A Reply must also be of a revision this peer speaks, 1 or 2: section 7.1.1 says a receiver that cannot
+     * interoperate with the revision MUST close the connection. A Request's revision is left to
+     * {@link MpaNegotiation#refusal(MpaFrameFlyweight)}, so that, as appendix C asks, it gets a rejecting Reply.
      *
      * @param expected the key this side expects.
      * @return null when well formed, else what is wrong.
@@ -253,6 +257,11 @@ public final class MpaFrameFlyweight
         {
             return "MPA " + expected.name().toLowerCase() + " has the enhanced (S) flag but only " + pdLength +
                 " bytes of private data";
+        }
+        final int revision = revision();
+        if (Kind.REPLY == expected && revision != 1 && revision != 2)
+        {
+            return "MPA reply revision " + revision + " is not supported: this peer speaks revisions 1 and 2";
         }
         return null;
     }

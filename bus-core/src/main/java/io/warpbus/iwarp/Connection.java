@@ -200,15 +200,19 @@ final class Connection
         }
     }
 
+    /**
+     * Full operation: send what is queued first (a work request posted just before this cycle goes out without
+     * waiting behind a socket read), then read and place inbound FPDUs, then send what they produced (read
+     * responses) and retire completions.
+     */
     private int fullOperation(final long nowNs)
     {
-        int work = readSocket();
-        work += receiveFpdus();
-        if (RTS == state || CLOSING == state)
+        int work = transmit();
+        final int received = readSocket() + receiveFpdus();
+        if (received > 0)
         {
-            work += transmitter.assemble();
+            work += received + transmit();
         }
-        work += writeSocket();
         if (null != qp && state <= CLOSING)
         {
             work += transmitter.retire();
@@ -218,6 +222,16 @@ final class Connection
             closeWhenDrained();
         }
         return work;
+    }
+
+    private int transmit()
+    {
+        int work = 0;
+        if (RTS == state || CLOSING == state)
+        {
+            work += transmitter.assemble();
+        }
+        return work + writeSocket();
     }
 
     private int receiveFpdus()
@@ -476,7 +490,7 @@ final class Connection
         requestFrame = new UnsafeBuffer(copy);
         rxStart += frameLength;
 
-        final boolean enhanced = frame.revision() >= 2 && frame.hasFlag(MpaFrameFlyweight.FLAG_ENHANCED);
+        final boolean enhanced = frame.isEnhanced();
         final int peerIrd = enhanced ? frame.enhancedIrdWord() & MpaFrameFlyweight.IRD_ORD_MASK :
             MpaFrameFlyweight.IRD_ORD_NO_NEGOTIATION;
         final int peerOrd = enhanced ? frame.enhancedOrdWord() & MpaFrameFlyweight.IRD_ORD_MASK :

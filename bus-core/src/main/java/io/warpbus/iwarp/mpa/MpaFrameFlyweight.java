@@ -176,6 +176,17 @@ public final class MpaFrameFlyweight
     }
 
     /**
+     * Does the frame carry RFC 6581 enhanced connection data? Only from revision 2: in a revision 1 frame the S bit
+     * is reserved and not checked (RFC 5044 section 7.1.1).
+     *
+     * @return true when the revision is at least 2 and S=1.
+     */
+    public boolean isEnhanced()
+    {
+        return revision() >= 2 && hasFlag(FLAG_ENHANCED);
+    }
+
+    /**
      * The IRD half-word of the enhanced data, with the A and B flags.
      *
      * @return 16 bits.
@@ -202,7 +213,7 @@ public final class MpaFrameFlyweight
      */
     public int applicationDataOffset()
     {
-        return offset + HEADER_LENGTH + (hasFlag(FLAG_ENHANCED) ? ENHANCED_DATA_LENGTH : 0);
+        return offset + HEADER_LENGTH + (isEnhanced() ? ENHANCED_DATA_LENGTH : 0);
     }
 
     /**
@@ -212,7 +223,7 @@ public final class MpaFrameFlyweight
      */
     public int applicationDataLength()
     {
-        return privateDataLength() - (hasFlag(FLAG_ENHANCED) ? ENHANCED_DATA_LENGTH : 0);
+        return privateDataLength() - (isEnhanced() ? ENHANCED_DATA_LENGTH : 0);
     }
 
     /**
@@ -253,7 +264,7 @@ public final class MpaFrameFlyweight
             return "MPA " + expected.name().toLowerCase() + " private data length " + pdLength +
                 " exceeds the limit of " + MAX_PRIVATE_DATA_LENGTH;
         }
-        if (hasFlag(FLAG_ENHANCED) && pdLength < ENHANCED_DATA_LENGTH)
+        if (isEnhanced() && pdLength < ENHANCED_DATA_LENGTH)
         {
             return "MPA " + expected.name().toLowerCase() + " has the enhanced (S) flag but only " + pdLength +
                 " bytes of private data";

@@ -24,7 +24,6 @@ import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.ENHANCED_RTR_READ;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.ENHANCED_RTR_SEND;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.ENHANCED_RTR_WRITE;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.FLAG_CRC;
-import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.FLAG_ENHANCED;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.FLAG_MARKERS;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.FLAG_REJECT;
 import static io.warpbus.iwarp.mpa.MpaFrameFlyweight.IRD_ORD_MASK;
@@ -103,7 +102,7 @@ public final class MpaNegotiation
     {
         final boolean initiatorCrc = request.hasFlag(FLAG_CRC);
         final boolean crc = settings.crcPolicy().replyFlag(initiatorCrc);
-        final boolean enhanced = request.revision() >= 2 && request.hasFlag(FLAG_ENHANCED) && settings.revision() >= 2;
+        final boolean enhanced = request.isEnhanced() && settings.revision() >= 2;
         if (!enhanced)
         {
             return new NegotiatedParameters(
@@ -203,7 +202,7 @@ public final class MpaNegotiation
         final byte[] applicationData)
     {
         final int revision = request.revision() >= 2 ? 2 : 1;
-        final boolean enhanced = 2 == revision && request.hasFlag(FLAG_ENHANCED);
+        final boolean enhanced = request.isEnhanced();
         final byte[] data = applicationData.length > maxApplicationData(enhanced) ?
             Arrays.copyOf(applicationData, maxApplicationData(enhanced)) : applicationData;
         return MpaFrameFlyweight.encode(
@@ -228,7 +227,7 @@ public final class MpaNegotiation
         }
         final boolean crc = settings.crcPolicy().requestFlag() || reply.hasFlag(FLAG_CRC);
         final boolean requestedEnhanced = settings.revision() >= 2;
-        final boolean enhanced = requestedEnhanced && reply.revision() >= 2 && reply.hasFlag(FLAG_ENHANCED);
+        final boolean enhanced = requestedEnhanced && reply.isEnhanced();
         if (!enhanced)
         {
             return new NegotiatedParameters(

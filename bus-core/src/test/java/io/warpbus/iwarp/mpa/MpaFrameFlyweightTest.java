@@ -440,4 +440,18 @@ class MpaFrameFlyweightTest
             }
         }
     }
+
+    @Test
+    void shouldIgnoreTheReservedEnhancedBitOfARevisionOneFrame()
+    {
+        // "MPA ID Req Frame", flags C|S, revision 1, PD_Length 2, private data "hi": in revision 1 the S bit is
+        // reserved, so the two bytes are all application data and the frame is valid.
+        final UnsafeBuffer buffer = directBuffer(64);
+        buffer.putBytes(0, hex("4d504120494420526571204672616d65 50 01 0002 6869"));
+        final MpaFrameFlyweight frame = new MpaFrameFlyweight().wrap(buffer, 0);
+        assertNull(frame.validate(MpaFrameFlyweight.Kind.REQUEST));
+        assertFalse(frame.isEnhanced());
+        assertEquals(2, frame.applicationDataLength());
+        assertArrayEquals(hex("6869"), frame.applicationData());
+    }
 }

@@ -1,0 +1,295 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bench.rdma;
+
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import io.warpbus.bench.BenchReport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code warpbus bench rdma [--quick]}: RDMA Write ping-pong latency (64 B, 1 KiB, 64 KiB) and one-way RDMA Write
+ * streaming bandwidth (64 B to 1 MiB) between two processes, side by side with plain NIO TCP ping-pong and bulk
+ * transfer over the same loopback, same socket options, one busy-spinning thread per process for both systems.
+ * <p>
+ * Each case runs several rounds; within a round the two systems alternate (which goes first alternates too, so
+ * neither always gets the warmer machine), and each reported figure is the median of the rounds. Ping-pong
+ * latency is recorded per round trip in an HdrHistogram after a warm-up; streaming bandwidth is bytes over the time
+ * from the first send to the receiver's acknowledgement of the last byte.
+ */
+public final class RdmaBench
+{
+    private static final String SUITE = "rdma";
+    private static final String IWARP = "warpbus-iwarp";
+    private static final String TCP = "tcp-nio";
+
+    private final boolean quick;
+    private final BenchReport report = new BenchReport(SUITE, TCP);
+    private DataOutputStream control;
+    private DataInputStream controlIn;
+    private IwarpEndpoint iwarp;
+    private TcpEndpoint tcp;
+    private long runId;
+
+    private RdmaBench(final boolean quick)
+    {
+        this.quick = quick;
+    }
+
+    /**
+     * Run the suite.
+     *
+     * @param args {@code --quick} for a short run.
+     * @throws Exception on failure.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        boolean quick = false;
+        for (final String arg : args)
+        {
+            if ("--quick".equals(arg))
+            {
+                quick = true;
+            }
+            else
+            {
+                System.err.println("unknown option '" + arg + "': usage: warpbus bench rdma [--quick]");
+                System.exit(2);
+            }
+        }
+        new RdmaBench(quick).run();
+    }
+
+    private void run() throws Exception
+    {
+        final long start = System.nanoTime();
+        final Process responder = startResponder();
+        try
+        {
+            final String ready = new BufferedReader(new InputStreamReader(responder.getInputStream(),
+                StandardCharsets.US_ASCII)).readLine();
+            if (null == ready || !ready.startsWith("READY "))
+            {
+                throw new IllegalStateException("responder did not start: " + ready);
+            }
+            final String[] ports = ready.split(" ");
+            final InetAddress host = InetAddress.getLoopbackAddress();
+            try (Socket controlSocket = new Socket(host, Integer.parseInt(ports[1])))
+            {
+                control = new DataOutputStream(controlSocket.getOutputStream());
+                controlIn = new DataInputStream(controlSocket.getInputStream());
+                tcp = new TcpEndpoint(SocketChannel.open(new InetSocketAddress(host, Integer.parseInt(ports[2]))));
+                iwarp = IwarpEndpoint.connect(new InetSocketAddress(host, Integer.parseInt(ports[3])));
+                try
+                {
+                    runCases();
+                }
+                finally
+                {
+                    control.writeInt(RdmaResponder.QUIT);
+                    control.flush();
+                    iwarp.close();
+                    tcp.close();
+                }
+            }
+            responder.waitFor(30, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            responder.destroy();
+        }
+
+        System.out.println();
+        System.out.println("rdma suite" + (quick ? " (--quick)" : "") + ": median of rounds; ratio = warpbus / tcp");
+        System.out.println(BenchReport.conditions());
+        System.out.println("message mix: one size per case; ping-pong = one message in flight; stream = one-way, " +
+            "iWARP CRC32C on; one busy-spin thread per process; loopback");
+        System.out.println();
+        report.printTable(System.out);
+        final Path json = BenchReport.output("rdma.json");
+        report.writeJson(json);
+        System.out.println();
+        printTargets();
+        System.out.printf(Locale.ROOT, "%nwrote %s in %.0f s%n", json.toAbsolutePath(),
+            (System.nanoTime() - start) / 1e9);
+    }
+
+    private void runCases() throws IOException
+    {
+        final int rounds = quick ? 3 : 5;
+        final int[] pingSizes = { 64, 1024, 65536 };
+        final String[] pingNames = { "pingpong-64B", "pingpong-1KiB", "pingpong-64KiB" };
+        for (int c = 0; c < pingSizes.length; c++)
+        {
+            final int size = pingSizes[c];
+            final long count = (size >= 65536 ? 4_000 : 20_000) * (quick ? 1 : 3);
+            for (int round = 0; round < rounds; round++)
+            {
+                for (final String system : order(round))
+                {
+                    pingPong(pingNames[c], system, size, count);
+                }
+            }
+        }
+        final int[] streamSizes = { 64, 1024, 65536, 1 << 20 };
+        final String[] streamNames = { "stream-64B", "stream-1KiB", "stream-64KiB", "stream-1MiB" };
+        for (int c = 0; c < streamSizes.length; c++)
+        {
+            final int size = streamSizes[c];
+            final long bytes = (quick ? 256L : 1024L) << 20;
+            final long count = Math.max(1, bytes / size / (size == 64 ? 4 : 1));
+            for (int round = 0; round < rounds; round++)
+            {
+                for (final String system : order(round))
+                {
+                    stream(streamNames[c], system, size, count);
+                }
+            }
+        }
+    }
+
+    private static List<String> order(final int round)
+    {
+        return round % 2 == 0 ? List.of(IWARP, TCP) : List.of(TCP, IWARP);
+    }
+
+    private void pingPong(final String caseName, final String system, final int size, final long count)
+        throws IOException
+    {
+        final long warmUp = count / 4;
+        command(RdmaResponder.PINGPONG, system, size, warmUp + count);
+        final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final long base = runId << 32;
+        for (long i = 1; i <= warmUp + count; i++)
+        {
+            final long sequence = base + i;
+            final long t0 = System.nanoTime();
+            if (IWARP.equals(system))
+            {
+                iwarp.writeSequenced(size, sequence);
+                iwarp.awaitSequenced(size, sequence);
+            }
+            else
+            {
+                tcp.writeSequenced(size, sequence);
+                if (tcp.readSequenced(size) != sequence)
+                {
+                    throw new IOException("TCP pong out of step");
+                }
+            }
+            final long rtt = System.nanoTime() - t0;
+            if (i > warmUp)
+            {
+                histogram.recordValue(Math.min(rtt, histogram.getHighestTrackableValue()));
+            }
+        }
+        awaitDone();
+        report.add(caseName, system, "rtt_p50_ns", histogram.getValueAtPercentile(50), "ns");
+        report.add(caseName, system, "rtt_p99_ns", histogram.getValueAtPercentile(99), "ns");
+        report.add(caseName, system, "rtt_p999_ns", histogram.getValueAtPercentile(99.9), "ns");
+        report.add(caseName, system, "rtt_p9999_ns", histogram.getValueAtPercentile(99.99), "ns");
+        report.add(caseName, system, "rtt_max_ns", histogram.getMaxValue(), "ns");
+    }
+
+    private void stream(final String caseName, final String system, final int size, final long count)
+        throws IOException
+    {
+        command(RdmaResponder.STREAM, system, size, count);
+        final long t0 = System.nanoTime();
+        if (IWARP.equals(system))
+        {
+            final int slots = IwarpEndpoint.DATA_LENGTH / size;
+            for (long i = 0; i < count; i++)
+            {
+                iwarp.enqueue(size, 0, (int)(i % slots) * size);
+            }
+            iwarp.signal(IwarpEndpoint.DONE_OFFSET, runId);
+            iwarp.awaitSlot(IwarpEndpoint.ACK_OFFSET, runId);
+        }
+        else
+        {
+            tcp.writeBulk(size * count);
+            if (tcp.readSequenced(8) != runId)
+            {
+                throw new IOException("TCP stream acknowledgement out of step");
+            }
+        }
+        final double seconds = (System.nanoTime() - t0) / 1e9;
+        awaitDone();
+        report.add(caseName, system, "throughput_MBps", size * count / seconds / 1e6, "MB/s");
+        report.add(caseName, system, "msgs_per_s", count / seconds, "msg/s");
+    }
+
+    private void command(final int op, final String system, final int size, final long count) throws IOException
+    {
+        runId++;
+        control.writeInt(op);
+        control.writeInt(IWARP.equals(system) ? RdmaResponder.IWARP : RdmaResponder.TCP);
+        control.writeInt(size);
+        control.writeLong(count);
+        control.writeLong(runId);
+        control.flush();
+        controlIn.readInt();
+    }
+
+    private void awaitDone() throws IOException
+    {
+        controlIn.readInt();
+    }
+
+    private void printTargets()
+    {
+        final String[] cases = { "pingpong-64B", "pingpong-1KiB", "pingpong-64KiB" };
+        for (final String c : cases)
+        {
+            for (final String metric : new String[] { "rtt_p50_ns", "rtt_p99_ns" })
+            {
+                final double ratio = report.median(c, IWARP, metric) / report.median(c, TCP, metric);
+                System.out.printf(Locale.ROOT, "target %-15s %-11s <= 1.15x tcp: %.2fx %s%n", c, metric, ratio,
+                    ratio <= 1.15 ? "met" : "MISSED");
+            }
+        }
+        final double stream = report.median("stream-64KiB", IWARP, "throughput_MBps") /
+            report.median("stream-64KiB", TCP, "throughput_MBps");
+        System.out.printf(Locale.ROOT, "target %-15s %-11s >= 0.80x tcp: %.2fx %s%n", "stream-64KiB",
+            "throughput", stream, stream >= 0.8 ? "met" : "MISSED");
+    }
+
+    private static Process startResponder() throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(RdmaResponder.class.getName());
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+}

@@ -1,0 +1,20 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * The {@code rdma} suite: RDMA Write ping-pong latency and one-way RDMA Write streaming over the iWARP engine,
+ * against plain Java NIO TCP, the kernel path the engine sits on. Two processes, one busy thread each.
+ */
+package io.warpbus.bench.rdma;

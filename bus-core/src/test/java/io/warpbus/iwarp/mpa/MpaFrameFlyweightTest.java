@@ -307,7 +307,8 @@ class MpaFrameFlyweightTest
             final MpaFrameFlyweight.Kind kind = EXPECTABLE[random.nextInt(2)];
             final int flags = random.nextInt(8) << 5; // any of M, C and R
             final int revision = random.nextInt(256);
-            final boolean enhanced = random.nextBoolean();
+            // Enhanced data exists only from revision 2 (in revision 1 the S bit is reserved).
+            final boolean enhanced = revision >= 2 && random.nextBoolean();
             final int irdWord = random.nextInt(0x10000);
             final int ordWord = random.nextInt(0x10000);
             final byte[] data = new byte[random.nextInt(MpaNegotiation.maxApplicationData(true) + 1)];
@@ -412,7 +413,7 @@ class MpaFrameFlyweightTest
             MpaFrameFlyweight.Kind.REQUEST : Arrays.equals(hex(REPLY_KEY), key) ?
             MpaFrameFlyweight.Kind.REPLY : MpaFrameFlyweight.Kind.UNKNOWN;
         final int pdLength = (raw[18] & 0xFF) << 8 | raw[19] & 0xFF;
-        final boolean enhanced = (raw[16] & 0x10) != 0;
+        final boolean enhanced = (raw[16] & 0x10) != 0 && (raw[17] & 0xFF) >= 2;
 
         assertDoesNotThrow(() -> frame.wrap(buffer, offset).kind(), at);
         assertEquals(expectedKind, frame.kind(), at);

@@ -81,6 +81,7 @@ final class Connection
     int rxEnd;
     int txStart;
     int txEnd;
+    int txWrapLimit = -1;
     long txAssembledTotal;
     long txWrittenTotal;
     boolean crcEnabled;
@@ -89,6 +90,9 @@ final class Connection
     ReadQueues reads;
 
     private final SocketChannel channel;
+    private final ByteBuffer txHead;
+    private final ByteBuffer txTail;
+    private final ByteBuffer[] txParts;
     private final Object userContext;
     private final MpaFrameFlyweight frame = new MpaFrameFlyweight();
     private InetSocketAddress remoteAddress;
@@ -124,6 +128,9 @@ final class Connection
         rx = new UnsafeBuffer(rxBytes);
         txBytes = ByteBuffer.allocateDirect(context.ioBufferLength());
         tx = new UnsafeBuffer(txBytes);
+        txHead = txBytes.duplicate();
+        txTail = txBytes.duplicate();
+        txParts = new ByteBuffer[] { txHead, txTail };
         receiver = new Receiver(this, agent.rnic().stagTable());
         transmitter = new Transmitter(this);
     }
@@ -189,7 +196,7 @@ final class Connection
             case TERMINATING:
             {
                 final int work = writeSocket();
-                if (txStart == txEnd && TERMINATING == state)
+                if (0 == txPending() && TERMINATING == state)
                 {
                     close();
                 }
@@ -337,17 +344,34 @@ final class Connection
         return 0;
     }
 
+    /**
+     * Write what the transmit buffer holds now, from within assembly.
+     */
+    void flush()
+    {
+        writeSocket();
+    }
+
     private int writeSocket()
     {
-        if (txStart == txEnd)
+        if (txStart == txEnd && txWrapLimit < 0)
         {
             return 0;
         }
-        final int written;
+        final long written;
         try
         {
-            txBytes.limit(txEnd).position(txStart);
-            written = channel.write(txBytes);
+            if (txWrapLimit < 0)
+            {
+                txBytes.limit(txEnd).position(txStart);
+                written = channel.write(txBytes);
+            }
+            else
+            {
+                txHead.limit(txWrapLimit).position(txStart);
+                txTail.limit(txEnd).position(0);
+                written = channel.write(txParts);
+            }
         }
         catch (final IOException ex)
         {
@@ -355,43 +379,76 @@ final class Connection
             return 1;
         }
         counters.socketWrites.incrementOrdered();
-        if (written > 0)
+        if (written <= 0)
         {
-            txStart += written;
-            txWrittenTotal += written;
-            counters.bytesSent.getAndAddOrdered(written);
-            if (txStart == txEnd)
-            {
-                txStart = 0;
-                txEnd = 0;
-            }
-            return 1;
+            return 0;
         }
-        return 0;
+        txWrittenTotal += written;
+        counters.bytesSent.getAndAddOrdered(written);
+        if (txWrapLimit >= 0 && txStart + written >= txWrapLimit)
+        {
+            txStart = (int)(written - (txWrapLimit - txStart));
+            txWrapLimit = -1;
+        }
+        else
+        {
+            txStart += (int)written;
+        }
+        if (txStart == txEnd && txWrapLimit < 0)
+        {
+            txStart = 0;
+            txEnd = 0;
+        }
+        return 1;
     }
 
     /**
-     * Reserve room at the end of the transmit buffer.
+     * Reserve contiguous room in the transmit ring. Pending bytes are never moved: when the end of the buffer is
+     * reached the ring wraps to the front and both parts go out in one gathering write.
      *
-     * @param length bytes needed.
+     * @param length  bytes needed.
      * @param reserve bytes to keep free after them (room for a Terminate).
      * @return offset to write at, or -1 when there is no room until the socket drains.
      */
     int claim(final int length, final int reserve)
     {
-        final int capacity = tx.capacity() - reserve;
-        if (capacity - txEnd >= length)
+        final int needed = length + reserve;
+        if (txWrapLimit < 0)
         {
-            return txEnd;
+            if (txStart == txEnd)
+            {
+                txStart = 0;
+                txEnd = 0;
+            }
+            if (tx.capacity() - txEnd >= needed)
+            {
+                return txEnd;
+            }
+            if (txStart > needed)
+            {
+                txWrapLimit = txEnd;
+                txEnd = 0;
+                return 0;
+            }
+            return -1;
         }
-        if (txStart > 0 && capacity - (txEnd - txStart) >= length)
-        {
-            tx.putBytes(0, tx, txStart, txEnd - txStart);
-            txEnd -= txStart;
-            txStart = 0;
-            return txEnd;
-        }
-        return -1;
+        return txStart - txEnd > needed ? txEnd : -1;
+    }
+
+    /**
+     * Bytes assembled and not yet written.
+     *
+     * @return pending bytes in the transmit ring.
+     */
+    int txPending()
+    {
+        return txWrapLimit < 0 ? txEnd - txStart : txWrapLimit - txStart + txEnd;
+    }
+
+    private void commitFrame(final int offset, final int length)
+    {
+        txEnd = offset + length;
+        txAssembledTotal += length;
     }
 
     /**
@@ -437,7 +494,7 @@ final class Connection
             return 1;
         }
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        txEnd = offset + MpaNegotiation.encodeRequest(tx, offset, settings, data);
+        commitFrame(offset, MpaNegotiation.encodeRequest(tx, offset, settings, data));
         state = AWAIT_REPLY;
         deadlineNs = nowNs + context.mpaTimeoutNs();
         return 1;
@@ -580,7 +637,7 @@ final class Connection
         queuePair.connection = this;
         negotiated = result;
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        txEnd = offset + MpaNegotiation.encodeReply(tx, offset, result, settings.rtrTypes(), data);
+        commitFrame(offset, MpaNegotiation.encodeReply(tx, offset, result, settings.rtrTypes(), data));
         enterFullOperation(result.crc(), result.ird(), result.ord());
         receiver.expectFirstFpdu(result.peerToPeer() ? result.rtrType() : null);
         state = AWAIT_FIRST_FPDU;
@@ -608,7 +665,7 @@ final class Connection
     {
         final MpaFrameFlyweight request = null != requestFrame ? frame.wrap(requestFrame, 0) : frame;
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        txEnd = offset + MpaNegotiation.encodeReject(tx, offset, request, privateData);
+        commitFrame(offset, MpaNegotiation.encodeReject(tx, offset, request, privateData));
         closeReason = reason;
         state = TERMINATING;
         deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
@@ -776,7 +833,7 @@ final class Connection
 
     private void closeWhenDrained()
     {
-        if (!transmitter.isDrained(inputEnded) || txStart != txEnd)
+        if (!transmitter.isDrained(inputEnded) || 0 != txPending())
         {
             return;
         }

@@ -36,7 +36,7 @@ import org.agrona.SystemUtil;
  *     <tr><td>warpbus.rnic.ord</td><td>16</td><td>outbound RDMA Read requests this side issues at once</td></tr>
  *     <tr><td>warpbus.rnic.socket.buffer</td><td>2m</td><td>SO_SNDBUF and SO_RCVBUF of each connection</td></tr>
  *     <tr><td>warpbus.rnic.io.buffer</td><td>512k</td><td>each connection's receive and transmit buffer</td></tr>
- *     <tr><td>warpbus.rnic.max.fpdu</td><td>0</td><td>cap on FPDU size; 0 derives it from the path MTU</td></tr>
+ *     <tr><td>warpbus.rnic.max.fpdu</td><td>16k</td><td>cap on FPDU size; 0 uses the path MTU alone</td></tr>
  *     <tr><td>warpbus.rnic.tcp.nodelay</td><td>true</td><td>TCP_NODELAY on every connection</td></tr>
  * </table>
  */
@@ -89,8 +89,12 @@ public final class RnicConfiguration
 
     /** FPDU size cap property. */
     public static final String MAX_FPDU_PROP_NAME = "warpbus.rnic.max.fpdu";
-    /** Default FPDU size cap: derive from the path MTU. */
-    public static final int MAX_FPDU_DEFAULT = 0;
+    /**
+     * Default FPDU size cap, 16 KiB. On loopback or jumbo-frame links the MSS allows FPDUs near 64 KiB, but a
+     * receiver can only check and place an FPDU once all of it has arrived; 16 KiB FPDUs let it place the first
+     * while the rest are still in flight, and keep each one in cache while its CRC is checked and it is copied.
+     */
+    public static final int MAX_FPDU_DEFAULT = 16 * 1024;
 
     /** TCP_NODELAY property. */
     public static final String TCP_NODELAY_PROP_NAME = "warpbus.rnic.tcp.nodelay";

@@ -39,6 +39,11 @@ final class Transmitter
     static final int TERMINATE_RESERVE =
         Fpdu.fpduLength(DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + TerminateFlyweight.MAX_LENGTH);
 
+    /** Pending bytes at which assembly of the last queued message pauses to write to the socket. */
+    static final int PIPELINE_THRESHOLD = 32 * 1024;
+    /** Pending bytes at which assembly pauses to write while more messages are queued behind. */
+    static final int BATCH_THRESHOLD = 256 * 1024;
+
     private static final int NONE = 0;
     private static final int FROM_SEND_QUEUE = 1;
     private static final int FROM_READ_QUEUE = 2;
@@ -77,8 +82,22 @@ final class Transmitter
                 break;
             }
             count++;
+            // Small FPDUs batch into one write. A large message alone in the queue is handed to TCP in pieces, so
+            // the peer places the first FPDUs while the rest are built (pipelining: latency); with more messages
+            // queued behind it, bigger batches mean fewer system calls (throughput).
+            final int pending = connection.txPending();
+            if (pending >= BATCH_THRESHOLD || (pending >= PIPELINE_THRESHOLD && !moreQueued()))
+            {
+                connection.flush();
+            }
         }
         return count;
+    }
+
+    private boolean moreQueued()
+    {
+        return connection.reads.irqCount > (FROM_READ_QUEUE == current ? 1 : 0) ||
+            sqNext + (FROM_SEND_QUEUE == current ? 1 : 0) < connection.qp.sqTail.get();
     }
 
     private boolean selectNext()

@@ -51,6 +51,7 @@ public final class RdmaBench
     private static final String TCP = "tcp-nio";
 
     private final boolean quick;
+    private final java.util.regex.Pattern cases;
     private final BenchReport report = new BenchReport(SUITE, TCP);
     private DataOutputStream control;
     private DataInputStream controlIn;
@@ -58,9 +59,10 @@ public final class RdmaBench
     private TcpEndpoint tcp;
     private long runId;
 
-    private RdmaBench(final boolean quick)
+    private RdmaBench(final boolean quick, final java.util.regex.Pattern cases)
     {
         this.quick = quick;
+        this.cases = cases;
     }
 
     /**
@@ -72,19 +74,25 @@ public final class RdmaBench
     public static void main(final String[] args) throws Exception
     {
         boolean quick = false;
-        for (final String arg : args)
+        String cases = ".*";
+        for (int i = 0; i < args.length; i++)
         {
-            if ("--quick".equals(arg))
+            if ("--quick".equals(args[i]))
             {
                 quick = true;
             }
+            else if ("--case".equals(args[i]) && i + 1 < args.length)
+            {
+                cases = args[++i];
+            }
             else
             {
-                System.err.println("unknown option '" + arg + "': usage: warpbus bench rdma [--quick]");
+                System.err.println("unknown option '" + args[i] + "': usage: warpbus bench rdma [--quick] " +
+                    "[--case REGEX]");
                 System.exit(2);
             }
         }
-        new RdmaBench(quick).run();
+        new RdmaBench(quick, java.util.regex.Pattern.compile(cases)).run();
     }
 
     private void run() throws Exception
@@ -93,8 +101,13 @@ public final class RdmaBench
         final Process responder = startResponder();
         try
         {
-            final String ready = new BufferedReader(new InputStreamReader(responder.getInputStream(),
-                StandardCharsets.US_ASCII)).readLine();
+            final BufferedReader lines = new BufferedReader(new InputStreamReader(responder.getInputStream(),
+                StandardCharsets.US_ASCII));
+            String ready = lines.readLine();
+            while (null != ready && !ready.startsWith("READY "))
+            {
+                ready = lines.readLine();
+            }
             if (null == ready || !ready.startsWith("READY "))
             {
                 throw new IllegalStateException("responder did not start: " + ready);
@@ -148,6 +161,10 @@ public final class RdmaBench
         final String[] pingNames = { "pingpong-64B", "pingpong-1KiB", "pingpong-64KiB" };
         for (int c = 0; c < pingSizes.length; c++)
         {
+            if (!cases.matcher(pingNames[c]).matches())
+            {
+                continue;
+            }
             final int size = pingSizes[c];
             final long count = (size >= 65536 ? 4_000 : 20_000) * (quick ? 1 : 3);
             for (int round = 0; round < rounds; round++)
@@ -162,9 +179,17 @@ public final class RdmaBench
         final String[] streamNames = { "stream-64B", "stream-1KiB", "stream-64KiB", "stream-1MiB" };
         for (int c = 0; c < streamSizes.length; c++)
         {
+            if (!cases.matcher(streamNames[c]).matches())
+            {
+                continue;
+            }
             final int size = streamSizes[c];
-            final long bytes = (quick ? 256L : 1024L) << 20;
-            final long count = Math.max(1, bytes / size / (size == 64 ? 4 : 1));
+            final long bytes = (quick ? 1024L : 3072L) << 20;
+            final long count = Math.max(1, bytes / size / (size == 64 ? 16 : 1));
+            for (final String system : order(0))
+            {
+                stream(null, system, size, count / 4);
+            }
             for (int round = 0; round < rounds; round++)
             {
                 for (final String system : order(round))
@@ -218,6 +243,9 @@ public final class RdmaBench
         report.add(caseName, system, "rtt_max_ns", histogram.getMaxValue(), "ns");
     }
 
+    /**
+     * One streaming run; a null case name makes it a warm-up whose figures are not recorded.
+     */
     private void stream(final String caseName, final String system, final int size, final long count)
         throws IOException
     {
@@ -225,7 +253,8 @@ public final class RdmaBench
         final long t0 = System.nanoTime();
         if (IWARP.equals(system))
         {
-            final int slots = IwarpEndpoint.DATA_LENGTH / size;
+            // The receiver's footprint matches the TCP peer's 1 MiB read buffer (two slots for 1 MiB messages).
+            final int slots = Math.max(2, (1 << 20) / size);
             for (long i = 0; i < count; i++)
             {
                 iwarp.enqueue(size, 0, (int)(i % slots) * size);
@@ -243,6 +272,10 @@ public final class RdmaBench
         }
         final double seconds = (System.nanoTime() - t0) / 1e9;
         awaitDone();
+        if (null == caseName)
+        {
+            return;
+        }
         report.add(caseName, system, "throughput_MBps", size * count / seconds / 1e6, "MB/s");
         report.add(caseName, system, "msgs_per_s", count / seconds, "msg/s");
     }
@@ -266,8 +299,7 @@ public final class RdmaBench
 
     private void printTargets()
     {
-        final String[] cases = { "pingpong-64B", "pingpong-1KiB", "pingpong-64KiB" };
-        for (final String c : cases)
+        for (final String c : new String[] { "pingpong-64B", "pingpong-1KiB", "pingpong-64KiB" })
         {
             for (final String metric : new String[] { "rtt_p50_ns", "rtt_p99_ns" })
             {

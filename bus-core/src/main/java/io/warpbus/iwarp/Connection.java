@@ -62,7 +62,7 @@ final class Connection
     private static final String[] STATE_NAMES = {
         "CONNECTING", "AWAIT_REQUEST", "AWAIT_DECISION", "AWAIT_REPLY", "AWAIT_FIRST_FPDU", "RTS", "CLOSING",
         "TERMINATING", "CLOSED" };
-    private static final int FPDU_LIMIT = 64;
+    private static final int FPDU_LIMIT = 256;
     private static final long TEARDOWN_LINGER_NS = TimeUnit.SECONDS.toNanos(2);
     private static final byte[] NO_DATA = new byte[0];
 
@@ -309,15 +309,18 @@ final class Connection
             rxStart = 0;
             rxEnd = 0;
         }
-        else if (rx.capacity() - rxEnd < Fpdu.MAX_RECEIVE_FPDU && rxStart > 0)
+        else if (rx.capacity() - rxEnd < Fpdu.MAX_RECEIVE_FPDU)
         {
-            rx.putBytes(0, rx, rxStart, rxEnd - rxStart);
-            rxEnd -= rxStart;
+            final int remaining = rxEnd - rxStart;
+            if (remaining >= Fpdu.MAX_RECEIVE_FPDU)
+            {
+                // At least one whole FPDU is waiting: process it before reading more. Moving all of it to the front
+                // now would copy up to the whole buffer on every cycle while this side catches up.
+                return 0;
+            }
+            rx.putBytes(0, rx, rxStart, remaining);
             rxStart = 0;
-        }
-        if (rxEnd == rx.capacity())
-        {
-            return 0;
+            rxEnd = remaining;
         }
         final int read;
         try

@@ -72,27 +72,18 @@ final class Connection
     final boolean initiator;
     final ByteBuffer rxBytes;
     final UnsafeBuffer rx;
-    final ByteBuffer txBytes;
-    final UnsafeBuffer tx;
+    final TransmitRing out;
     final CRC32C crc32c = new CRC32C();
     final Receiver receiver;
     final Transmitter transmitter;
     int rxStart;
     int rxEnd;
-    int txStart;
-    int txEnd;
-    int txWrapLimit = -1;
-    long txAssembledTotal;
-    long txWrittenTotal;
     boolean crcEnabled;
     int maxUlpdu;
     QueuePair qp;
     ReadQueues reads;
 
     private final SocketChannel channel;
-    private final ByteBuffer txHead;
-    private final ByteBuffer txTail;
-    private final ByteBuffer[] txParts;
     private final Object userContext;
     private final MpaFrameFlyweight frame = new MpaFrameFlyweight();
     private InetSocketAddress remoteAddress;
@@ -126,11 +117,7 @@ final class Connection
         this.deadlineNs = deadlineNs;
         rxBytes = ByteBuffer.allocateDirect(context.ioBufferLength());
         rx = new UnsafeBuffer(rxBytes);
-        txBytes = ByteBuffer.allocateDirect(context.ioBufferLength());
-        tx = new UnsafeBuffer(txBytes);
-        txHead = txBytes.duplicate();
-        txTail = txBytes.duplicate();
-        txParts = new ByteBuffer[] { txHead, txTail };
+        out = new TransmitRing(context.ioBufferLength(), crc32c);
         receiver = new Receiver(this, agent.rnic().stagTable());
         transmitter = new Transmitter(this);
     }
@@ -196,7 +183,7 @@ final class Connection
             case TERMINATING:
             {
                 final int work = writeSocket();
-                if (0 == txPending() && TERMINATING == state)
+                if (0 == out.pending() && TERMINATING == state)
                 {
                     close();
                 }
@@ -357,24 +344,14 @@ final class Connection
 
     private int writeSocket()
     {
-        if (txStart == txEnd && txWrapLimit < 0)
+        if (0 == out.pending())
         {
             return 0;
         }
         final long written;
         try
         {
-            if (txWrapLimit < 0)
-            {
-                txBytes.limit(txEnd).position(txStart);
-                written = channel.write(txBytes);
-            }
-            else
-            {
-                txHead.limit(txWrapLimit).position(txStart);
-                txTail.limit(txEnd).position(0);
-                written = channel.write(txParts);
-            }
+            written = out.write(channel);
         }
         catch (final IOException ex)
         {
@@ -386,28 +363,12 @@ final class Connection
         {
             return 0;
         }
-        txWrittenTotal += written;
         counters.bytesSent.getAndAddOrdered(written);
-        if (txWrapLimit >= 0 && txStart + written >= txWrapLimit)
-        {
-            txStart = (int)(written - (txWrapLimit - txStart));
-            txWrapLimit = -1;
-        }
-        else
-        {
-            txStart += (int)written;
-        }
-        if (txStart == txEnd && txWrapLimit < 0)
-        {
-            txStart = 0;
-            txEnd = 0;
-        }
         return 1;
     }
 
     /**
-     * Reserve contiguous room in the transmit ring. Pending bytes are never moved: when the end of the buffer is
-     * reached the ring wraps to the front and both parts go out in one gathering write.
+     * Reserve contiguous room in the transmit ring.
      *
      * @param length  bytes needed.
      * @param reserve bytes to keep free after them (room for a Terminate).
@@ -415,43 +376,22 @@ final class Connection
      */
     int claim(final int length, final int reserve)
     {
-        final int needed = length + reserve;
-        if (txWrapLimit < 0)
-        {
-            if (txStart == txEnd)
-            {
-                txStart = 0;
-                txEnd = 0;
-            }
-            if (tx.capacity() - txEnd >= needed)
-            {
-                return txEnd;
-            }
-            if (txStart > needed)
-            {
-                txWrapLimit = txEnd;
-                txEnd = 0;
-                return 0;
-            }
-            return -1;
-        }
-        return txStart - txEnd > needed ? txEnd : -1;
+        return out.claim(length, reserve);
     }
 
     /**
      * Bytes assembled and not yet written.
      *
-     * @return pending bytes in the transmit ring.
+     * @return pending bytes.
      */
-    int txPending()
+    long txPending()
     {
-        return txWrapLimit < 0 ? txEnd - txStart : txWrapLimit - txStart + txEnd;
+        return out.pending();
     }
 
     private void commitFrame(final int offset, final int length)
     {
-        txEnd = offset + length;
-        txAssembledTotal += length;
+        out.commitRaw(offset, length);
     }
 
     /**
@@ -462,12 +402,31 @@ final class Connection
      */
     void commitFpdu(final int offset, final int ulpduLength)
     {
-        final int crcOffset = Fpdu.frame(tx, offset, ulpduLength);
-        Fpdu.putCrc(tx, crcOffset, crcEnabled ? Fpdu.crc32c(crc32c, txBytes, offset, crcOffset - offset) : 0);
-        final int fpduLength = crcOffset + Fpdu.CRC_LENGTH - offset;
-        txEnd = offset + fpduLength;
-        txAssembledTotal += fpduLength;
+        out.commitFpdu(offset, ulpduLength);
         counters.fpdusSent.incrementOrdered();
+    }
+
+    /**
+     * Commit an FPDU whose payload stays in its region; see {@link TransmitRing#commitGathered}.
+     */
+    void commitGathered(
+        final int offset, final int headerLength, final MemoryRegion region, final int index, final int length)
+    {
+        out.commitGathered(offset, headerLength, region, index, length);
+        counters.fpdusSent.incrementOrdered();
+    }
+
+    /**
+     * A region is being deregistered: if bytes of it are still queued for the socket, the connection cannot send
+     * them and is aborted rather than read memory the application may now unmap.
+     */
+    void onDeregistered(final MemoryRegion region)
+    {
+        if (CLOSED != state && out.references(region))
+        {
+            abort("memory region 0x" + Integer.toHexString(region.stag()) +
+                " was deregistered while its data was still queued for sending");
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -497,7 +456,7 @@ final class Connection
             return 1;
         }
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeRequest(tx, offset, settings, data));
+        commitFrame(offset, MpaNegotiation.encodeRequest(out.buffer, offset, settings, data));
         state = AWAIT_REPLY;
         deadlineNs = nowNs + context.mpaTimeoutNs();
         return 1;
@@ -640,7 +599,7 @@ final class Connection
         queuePair.connection = this;
         negotiated = result;
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeReply(tx, offset, result, settings.rtrTypes(), data));
+        commitFrame(offset, MpaNegotiation.encodeReply(out.buffer, offset, result, settings.rtrTypes(), data));
         enterFullOperation(result.crc(), result.ird(), result.ord());
         receiver.expectFirstFpdu(result.peerToPeer() ? result.rtrType() : null);
         state = AWAIT_FIRST_FPDU;
@@ -668,7 +627,7 @@ final class Connection
     {
         final MpaFrameFlyweight request = null != requestFrame ? frame.wrap(requestFrame, 0) : frame;
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeReject(tx, offset, request, privateData));
+        commitFrame(offset, MpaNegotiation.encodeReject(out.buffer, offset, request, privateData));
         closeReason = reason;
         state = TERMINATING;
         deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
@@ -694,6 +653,7 @@ final class Connection
     private void enterFullOperation(final boolean crc, final int ird, final int ord)
     {
         crcEnabled = crc;
+        out.crcEnabled = crc;
         maxUlpdu = maxUlpdu();
         reads = new ReadQueues(ird, ord);
     }
@@ -836,7 +796,7 @@ final class Connection
 
     private void closeWhenDrained()
     {
-        if (!transmitter.isDrained(inputEnded) || 0 != txPending())
+        if (!transmitter.isDrained(inputEnded) || 0 != out.pending())
         {
             return;
         }

@@ -15,6 +15,8 @@
  */
 package io.warpbus.iwarp;
 
+import java.nio.ByteBuffer;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -37,6 +39,7 @@ public final class MemoryRegion implements AutoCloseable
 
     private final ProtectionDomain protectionDomain;
     private final UnsafeBuffer buffer;
+    private final ByteBuffer byteView;
     private final Object memoryOwner;
     private final long taggedOffsetBase;
     private final int stag;
@@ -46,12 +49,14 @@ public final class MemoryRegion implements AutoCloseable
     MemoryRegion(
         final ProtectionDomain protectionDomain,
         final UnsafeBuffer buffer,
+        final ByteBuffer byteView,
         final Object memoryOwner,
         final int stag,
         final int access)
     {
         this.protectionDomain = protectionDomain;
         this.buffer = buffer;
+        this.byteView = byteView;
         this.memoryOwner = memoryOwner;
         this.stag = stag;
         this.access = access;
@@ -158,6 +163,15 @@ public final class MemoryRegion implements AutoCloseable
     public void close()
     {
         protectionDomain.deregister(this);
+    }
+
+    /**
+     * A byte buffer over exactly the region's memory (index 0 is the region's first byte), when the memory was
+     * registered from one; the engine writes large payloads to sockets straight from it.
+     */
+    ByteBuffer byteView()
+    {
+        return byteView;
     }
 
     Object memoryOwner()

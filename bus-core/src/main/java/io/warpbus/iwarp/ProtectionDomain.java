@@ -69,8 +69,11 @@ public final class ProtectionDomain
             throw new IllegalArgumentException(
                 "only direct or memory-mapped memory can be registered, not a heap array");
         }
-        final Object owner = null != buffer.byteBuffer() ? buffer.byteBuffer() : buffer;
-        return register(new UnsafeBuffer(buffer.addressOffset(), buffer.capacity()), owner, access);
+        final ByteBuffer backing = buffer.byteBuffer();
+        final ByteBuffer view = null == backing ? null :
+            backing.duplicate().clear().slice(buffer.wrapAdjustment(), buffer.capacity());
+        final Object owner = null != backing ? backing : buffer;
+        return register(new UnsafeBuffer(buffer.addressOffset(), buffer.capacity()), view, owner, access);
     }
 
     /**
@@ -88,7 +91,7 @@ public final class ProtectionDomain
                 "only direct or memory-mapped memory can be registered, not a heap buffer");
         }
         final UnsafeBuffer view = new UnsafeBuffer(buffer, buffer.position(), buffer.remaining());
-        return register(view, buffer, access);
+        return register(view, buffer.slice(buffer.position(), buffer.remaining()), buffer, access);
     }
 
     /**
@@ -103,7 +106,8 @@ public final class ProtectionDomain
         return rnic.createQueuePair(this, attributes);
     }
 
-    private MemoryRegion register(final UnsafeBuffer view, final Object owner, final int access)
+    private MemoryRegion register(
+        final UnsafeBuffer view, final ByteBuffer byteView, final Object owner, final int access)
     {
         if ((access & ~Access.ALL) != 0)
         {
@@ -115,7 +119,7 @@ public final class ProtectionDomain
         }
         rnic.ensureOpen();
         final StagTable table = rnic.stagTable();
-        final MemoryRegion region = new MemoryRegion(this, view, owner, table.allocateStag(), access);
+        final MemoryRegion region = new MemoryRegion(this, view, byteView, owner, table.allocateStag(), access);
         table.publish(region);
         return region;
     }
@@ -128,7 +132,11 @@ public final class ProtectionDomain
         }
         region.markDeregistered();
         // Removing it on the engine's thread means no placement into it is still under way when close() returns.
-        rnic.executeAndWait(() -> rnic.stagTable().remove(region));
+        rnic.executeAndWait(() ->
+        {
+            rnic.stagTable().remove(region);
+            rnic.agent().onDeregistered(region);
+        });
     }
 
     @Override

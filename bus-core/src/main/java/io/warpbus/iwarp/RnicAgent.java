@@ -262,6 +262,14 @@ final class RnicAgent implements Agent
         }
     }
 
+    void onDeregistered(final MemoryRegion region)
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            connections.get(i).onDeregistered(region);
+        }
+    }
+
     void publish(final ConnectionEvent event)
     {
         rnic.connectionManager().publish(event);

@@ -77,12 +77,13 @@ class SteadyStateAllocationTest
         final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
 
         assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
-        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " Write+Send+Read rounds");
+        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " rounds of Writes, Sends and Reads");
     }
 
     /**
-     * Each round: an unsignaled 64-byte Write and a signaled 64-byte Send from the client, every eighth round a
-     * 256-byte RDMA Read; the server reposts each receive. Both engines run on this thread.
+     * Each round: an unsignaled 64-byte Write and a signaled 64-byte Send from the client, every fourth round a
+     * 4 KiB Write and every eighth a 4 KiB RDMA Read (both sent from their regions without a copy); the server
+     * reposts each receive. Both engines run on this thread.
      */
     private void runOperations(final int rounds)
     {
@@ -92,14 +93,19 @@ class SteadyStateAllocationTest
         int sent = 0;
         while (serverHandler.count < target)
         {
-            if (sent < rounds && client.sendQueueAvailable() >= 3 && sent - serverHandler.countSince(target,
+            if (sent < rounds && client.sendQueueAvailable() >= 4 && sent - serverHandler.countSince(target,
                 rounds) < 32)
             {
                 client.postWrite(0, clientSource, 0, 64, serverSink.stag(), serverSink.address(), 0);
                 client.postSend(1, clientSource, 64, 64, QueuePair.SIGNALED);
                 if ((sent & 7) == 0)
                 {
-                    client.postRead(2, clientSink, 0, 256, serverSource.stag(), serverSource.address(), 0);
+                    // Large enough that the response's payload is written from its region, not copied.
+                    client.postRead(2, clientSink, 0, 4096, serverSource.stag(), serverSource.address(), 0);
+                }
+                if ((sent & 3) == 0)
+                {
+                    client.postWrite(3, clientSource, 0, 4096, serverSink.stag(), serverSink.address(), 0);
                 }
                 sent++;
             }

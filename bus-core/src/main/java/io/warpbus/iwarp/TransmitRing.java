@@ -1,0 +1,373 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.iwarp;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.util.zip.CRC32C;
+
+import io.warpbus.iwarp.mpa.Fpdu;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A connection's outbound bytes: a ring of assembled headers and small FPDUs, plus large payloads that stay in
+ * their registered region until TCP takes them, all written in order by one gathering write.
+ * <pre>
+ *   segments:  [ring: FPDUs 1..n] [ring: header] [region: payload] [ring: pad + CRC] [ring: FPDUs ...]
+ *   ring:      |....free....|<- pending ring bytes ->|....free....|   wraps to the front when the end is reached
+ * </pre>
+ * Pending bytes are never moved: when an FPDU does not fit at the end of the ring, assembly continues at the front
+ * and the write gathers both parts. A payload of at least {@link #GATHER_THRESHOLD} bytes from a region backed by a
+ * {@link ByteBuffer} is not copied at all: the CRC is computed over it where it lies, and the socket reads it from
+ * there. Owned by the engine's thread.
+ */
+final class TransmitRing
+{
+    /** Payloads this long or longer are written from their region instead of being copied into the ring. */
+    static final int GATHER_THRESHOLD = 2048;
+    private static final int SEGMENT_CAPACITY = 256;
+    private static final int SEGMENT_MASK = SEGMENT_CAPACITY - 1;
+    private static final int IOV_MAX = 64;
+
+    final ByteBuffer bytes;
+    final UnsafeBuffer buffer;
+    long assembledTotal;
+    long writtenTotal;
+    boolean crcEnabled;
+
+    private final CRC32C crc;
+    private final int capacity;
+    private final int[] segmentOffset = new int[SEGMENT_CAPACITY];
+    private final int[] segmentLength = new int[SEGMENT_CAPACITY];
+    private final MemoryRegion[] segmentRegion = new MemoryRegion[SEGMENT_CAPACITY];
+    private final ByteBuffer[] regionViews = new ByteBuffer[SEGMENT_CAPACITY];
+    private final MemoryRegion[] regionViewOwners = new MemoryRegion[SEGMENT_CAPACITY];
+    private final ByteBuffer[] ringViews = new ByteBuffer[IOV_MAX];
+    private final ByteBuffer[] iov = new ByteBuffer[IOV_MAX];
+    private int segmentHead;
+    private int segmentCount;
+    private int ringStart;
+    private int ringEnd;
+    private int ringPending;
+    private long pending;
+
+    TransmitRing(final int capacity, final CRC32C crc)
+    {
+        this.capacity = capacity;
+        this.crc = crc;
+        bytes = ByteBuffer.allocateDirect(capacity);
+        buffer = new UnsafeBuffer(bytes);
+        for (int i = 0; i < IOV_MAX; i++)
+        {
+            ringViews[i] = bytes.duplicate();
+        }
+    }
+
+    /**
+     * Bytes assembled and not yet written.
+     *
+     * @return the count.
+     */
+    long pending()
+    {
+        return pending;
+    }
+
+    /**
+     * Reserve contiguous room in the ring.
+     *
+     * @param length  bytes needed.
+     * @param reserve bytes to keep free after them (room for a Terminate).
+     * @return offset to write at, or -1 when there is no room until the socket drains.
+     */
+    int claim(final int length, final int reserve)
+    {
+        if (segmentCount > SEGMENT_CAPACITY - 4)
+        {
+            return -1;
+        }
+        final int needed = length + reserve;
+        if (0 == ringPending)
+        {
+            ringStart = 0;
+            ringEnd = 0;
+        }
+        if (ringEnd >= ringStart)
+        {
+            if (capacity - ringEnd >= needed)
+            {
+                return ringEnd;
+            }
+            if (ringStart > needed)
+            {
+                ringEnd = 0;
+                return 0;
+            }
+            return -1;
+        }
+        return ringStart - ringEnd > needed ? ringEnd : -1;
+    }
+
+    /**
+     * Append raw bytes written at a claimed offset (an MPA frame).
+     *
+     * @param offset as returned by {@link #claim(int, int)}.
+     * @param length bytes written.
+     */
+    void commitRaw(final int offset, final int length)
+    {
+        appendRing(offset, length);
+        assembledTotal += length;
+    }
+
+    /**
+     * Frame the ULPDU written at {@code offset + 2}: length, pad and CRC, and append the FPDU.
+     *
+     * @param offset      as returned by {@link #claim(int, int)}.
+     * @param ulpduLength length of the ULPDU.
+     */
+    void commitFpdu(final int offset, final int ulpduLength)
+    {
+        final int crcOffset = Fpdu.frame(buffer, offset, ulpduLength);
+        Fpdu.putCrc(buffer, crcOffset, crcEnabled ? Fpdu.crc32c(crc, bytes, offset, crcOffset - offset) : 0);
+        final int length = crcOffset + Fpdu.CRC_LENGTH - offset;
+        appendRing(offset, length);
+        assembledTotal += length;
+    }
+
+    /**
+     * Can a payload be sent from its region without copying?
+     *
+     * @param region the payload's region.
+     * @param length payload bytes.
+     * @return true when long enough and the region has a {@link ByteBuffer} to gather from.
+     */
+    static boolean gatherable(final MemoryRegion region, final int length)
+    {
+        return length >= GATHER_THRESHOLD && null != region.byteView();
+    }
+
+    /**
+     * Complete an FPDU whose DDP/RDMAP header was written at {@code offset + 2} and whose payload stays in its
+     * region: append the header, the payload in place, and the pad and CRC after the header in the ring. The claim
+     * must have been for {@code 2 + headerLength + 7} bytes.
+     *
+     * @param offset       as returned by {@link #claim(int, int)}.
+     * @param headerLength DDP (and RDMAP) header bytes.
+     * @param region       the payload's region, {@link #gatherable(MemoryRegion, int)}.
+     * @param index        first payload byte in the region.
+     * @param length       payload bytes.
+     */
+    void commitGathered(
+        final int offset, final int headerLength, final MemoryRegion region, final int index, final int length)
+    {
+        final int ulpduLength = headerLength + length;
+        buffer.putShort(offset, (short)ulpduLength, ByteOrder.BIG_ENDIAN);
+        final int headerEnd = offset + Fpdu.LENGTH_FIELD_LENGTH + headerLength;
+        final int pad = Fpdu.padLength(ulpduLength);
+        for (int i = 0; i < pad; i++)
+        {
+            buffer.putByte(headerEnd + i, (byte)0);
+        }
+        appendRing(offset, headerEnd - offset);
+        final int slot = (segmentHead + segmentCount) & SEGMENT_MASK;
+        appendSegment(index, length, region);
+        appendRing(headerEnd, pad + Fpdu.CRC_LENGTH);
+        assembledTotal += Fpdu.fpduLength(ulpduLength);
+
+        int value = 0;
+        if (crcEnabled)
+        {
+            final ByteBuffer view = regionViews[slot];
+            crc.reset();
+            bytes.limit(headerEnd).position(offset);
+            crc.update(bytes);
+            view.limit(index + length).position(index);
+            crc.update(view);
+            if (pad > 0)
+            {
+                bytes.limit(headerEnd + pad).position(headerEnd);
+                crc.update(bytes);
+            }
+            bytes.clear();
+            value = (int)crc.getValue();
+        }
+        Fpdu.putCrc(buffer, headerEnd + pad, value);
+    }
+
+    /**
+     * Does a pending segment read from this region?
+     *
+     * @param region a region being deregistered.
+     * @return true when its bytes are still to be written.
+     */
+    boolean references(final MemoryRegion region)
+    {
+        for (int i = 0; i < segmentCount; i++)
+        {
+            if (segmentRegion[(segmentHead + i) & SEGMENT_MASK] == region)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Write as much as the socket takes.
+     *
+     * @param channel the connection's socket.
+     * @return bytes written, possibly 0.
+     * @throws IOException when the socket fails.
+     */
+    long write(final SocketChannel channel) throws IOException
+    {
+        if (0 == segmentCount)
+        {
+            return 0;
+        }
+        final long written;
+        if (1 == segmentCount && null == segmentRegion[segmentHead])
+        {
+            final int offset = segmentOffset[segmentHead];
+            bytes.limit(offset + segmentLength[segmentHead]).position(offset);
+            written = channel.write(bytes);
+            bytes.clear();
+        }
+        else
+        {
+            final int count = Math.min(segmentCount, IOV_MAX);
+            for (int i = 0; i < count; i++)
+            {
+                final int slot = (segmentHead + i) & SEGMENT_MASK;
+                final ByteBuffer view = null == segmentRegion[slot] ? ringViews[i] : regionViews[slot];
+                final int offset = segmentOffset[slot];
+                view.limit(offset + segmentLength[slot]).position(offset);
+                iov[i] = view;
+            }
+            written = channel.write(iov, 0, count);
+        }
+        if (written > 0)
+        {
+            consume(written);
+        }
+        return written;
+    }
+
+    private void consume(final long written)
+    {
+        writtenTotal += written;
+        pending -= written;
+        long remaining = written;
+        while (remaining > 0)
+        {
+            final int slot = segmentHead;
+            final int length = segmentLength[slot];
+            final boolean ring = null == segmentRegion[slot];
+            if (remaining >= length)
+            {
+                remaining -= length;
+                if (ring)
+                {
+                    ringPending -= length;
+                }
+                segmentRegion[slot] = null;
+                segmentHead = (segmentHead + 1) & SEGMENT_MASK;
+                segmentCount--;
+            }
+            else
+            {
+                segmentOffset[slot] += (int)remaining;
+                segmentLength[slot] = length - (int)remaining;
+                if (ring)
+                {
+                    ringPending -= (int)remaining;
+                }
+                remaining = 0;
+            }
+        }
+        for (int i = 0; i < segmentCount; i++)
+        {
+            final int slot = (segmentHead + i) & SEGMENT_MASK;
+            if (null == segmentRegion[slot])
+            {
+                ringStart = segmentOffset[slot];
+                break;
+            }
+        }
+    }
+
+    private void appendRing(final int offset, final int length)
+    {
+        if (length <= 0)
+        {
+            return;
+        }
+        if (segmentCount > 0)
+        {
+            final int last = (segmentHead + segmentCount - 1) & SEGMENT_MASK;
+            if (null == segmentRegion[last] && segmentOffset[last] + segmentLength[last] == offset)
+            {
+                segmentLength[last] += length;
+                pending += length;
+                finishRingAppend(offset, length);
+                return;
+            }
+        }
+        appendSegment(offset, length, null);
+        finishRingAppend(offset, length);
+    }
+
+    private void finishRingAppend(final int offset, final int length)
+    {
+        if (0 == ringPending)
+        {
+            ringStart = offset;
+        }
+        ringPending += length;
+        ringEnd = offset + length;
+    }
+
+    private void appendSegment(final int offset, final int length, final MemoryRegion region)
+    {
+        final int slot = (segmentHead + segmentCount) & SEGMENT_MASK;
+        segmentOffset[slot] = offset;
+        segmentLength[slot] = length;
+        segmentRegion[slot] = region;
+        if (null != region)
+        {
+            regionView(slot, region);
+        }
+        segmentCount++;
+        pending += length;
+    }
+
+    /**
+     * The view of a region used by one segment slot: created when the slot first carries that region, so a
+     * steady stream from the same regions allocates nothing.
+     */
+    private ByteBuffer regionView(final int slot, final MemoryRegion region)
+    {
+        if (regionViewOwners[slot] != region)
+        {
+            regionViews[slot] = region.byteView().duplicate();
+            regionViewOwners[slot] = region;
+        }
+        return regionViews[slot];
+    }
+}

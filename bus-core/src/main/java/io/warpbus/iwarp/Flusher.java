@@ -81,6 +81,7 @@ final class Flusher
         switch (opcode)
         {
             case QueuePair.OP_WRITE:
+            case QueuePair.OP_WRITE_INLINE:
                 return CompletionOpcode.RDMA_WRITE;
             case QueuePair.OP_READ:
                 return CompletionOpcode.RDMA_READ;

@@ -55,6 +55,10 @@ public final class QueuePair implements AutoCloseable
     static final byte OP_SEND_INVALIDATE = 1;
     static final byte OP_WRITE = 2;
     static final byte OP_READ = 3;
+    static final byte OP_WRITE_INLINE = 4;
+
+    /** Most bytes {@link #postWriteInline} carries. */
+    public static final int MAX_INLINE_LENGTH = 24;
 
     final int number;
     final ProtectionDomain protectionDomain;
@@ -73,6 +77,7 @@ public final class QueuePair implements AutoCloseable
     final int[] sqRemoteStag;
     final long[] sqRemoteTaggedOffset;
     final int[] sqInvalidateStag;
+    final long[] sqInline;
     final AtomicLong sqTail = new AtomicLong();
     final AtomicLong sqHead = new AtomicLong();
     // Engine-owned per-slot progress.
@@ -115,6 +120,7 @@ public final class QueuePair implements AutoCloseable
         sqRemoteStag = new int[sqCapacity];
         sqRemoteTaggedOffset = new long[sqCapacity];
         sqInvalidateStag = new int[sqCapacity];
+        sqInline = new long[sqCapacity * 3];
         sqCompleteAtTxBytes = new long[sqCapacity];
         sqStatus = new CompletionStatus[sqCapacity];
 
@@ -236,6 +242,64 @@ public final class QueuePair implements AutoCloseable
         final int flags)
     {
         return postSendQueue(OP_WRITE, wrId, region, index, length, remoteStag, remoteTaggedOffset, 0, flags, 0);
+    }
+
+    /**
+     * Post an RDMA Write of up to 24 bytes given by value: the bytes are copied into the send queue now, so the
+     * caller may change its variables at once (like verbs' inline sends). The values are written little-endian,
+     * {@code value0} first.
+     *
+     * @param wrId               returned in the completion.
+     * @param value0             first 8 bytes.
+     * @param value1             next 8 bytes.
+     * @param value2             next 8 bytes.
+     * @param length             bytes to write, 1 to {@link #MAX_INLINE_LENGTH}.
+     * @param remoteStag         the peer's STag.
+     * @param remoteTaggedOffset tagged offset of the first byte in the peer's region.
+     * @param flags              {@link #SIGNALED}.
+     * @return {@link #POSTED} or a negative status.
+     */
+    public int postWriteInline(
+        final long wrId,
+        final long value0,
+        final long value1,
+        final long value2,
+        final int length,
+        final int remoteStag,
+        final long remoteTaggedOffset,
+        final int flags)
+    {
+        if (length < 1 || length > MAX_INLINE_LENGTH)
+        {
+            return INVALID_ARGUMENT;
+        }
+        if (QueuePairState.RTS != state)
+        {
+            return NOT_CONNECTED;
+        }
+        final long tail = sqTail.getPlain();
+        if (tail - sqCachedHead > sqMask)
+        {
+            sqCachedHead = sqHead.get();
+            if (tail - sqCachedHead > sqMask)
+            {
+                return QUEUE_FULL;
+            }
+        }
+        final int slot = (int)tail & sqMask;
+        sqWrId[slot] = wrId;
+        sqOpcode[slot] = OP_WRITE_INLINE;
+        sqFlags[slot] = flags;
+        sqRegion[slot] = null;
+        sqIndex[slot] = 0;
+        sqLength[slot] = length;
+        sqRemoteStag[slot] = remoteStag;
+        sqRemoteTaggedOffset[slot] = remoteTaggedOffset;
+        sqInline[slot * 3] = value0;
+        sqInline[slot * 3 + 1] = value1;
+        sqInline[slot * 3 + 2] = value2;
+        sqTail.lazySet(tail + 1);
+        return POSTED;
     }
 
     /**

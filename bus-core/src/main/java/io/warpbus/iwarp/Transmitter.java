@@ -146,6 +146,10 @@ final class Transmitter
             return emitReadRequest(qp, slot, region);
         }
 
+        if (QueuePair.OP_WRITE_INLINE == opcode)
+        {
+            return emitInlineWrite(qp, slot);
+        }
         final int length = qp.sqLength[slot];
         final int remaining = length - currentOffset;
         final boolean tagged = QueuePair.OP_WRITE == opcode;
@@ -188,6 +192,32 @@ final class Transmitter
             finishMessage();
             sqNext++;
         }
+        return true;
+    }
+
+    private boolean emitInlineWrite(final QueuePair qp, final int slot)
+    {
+        final int length = qp.sqLength[slot];
+        final int headerLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+        final int offset = connection.claim(Fpdu.fpduLength(headerLength + length), TERMINATE_RESERVE);
+        if (offset < 0)
+        {
+            return false;
+        }
+        final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
+        DdpHeaderFlyweight.putTagged(tx, ddpOffset, true, RdmapOpcode.control(RdmapOpcode.WRITE),
+            qp.sqRemoteStag[slot], qp.sqRemoteTaggedOffset[slot]);
+        final int payload = ddpOffset + headerLength;
+        for (int i = 0; i < length; i++)
+        {
+            final long word = qp.sqInline[slot * 3 + (i >> 3)];
+            tx.putByte(payload + i, (byte)(word >>> ((i & 7) << 3)));
+        }
+        connection.commitFpdu(offset, headerLength + length);
+        qp.sqStatus[slot] = CompletionStatus.SUCCESS;
+        qp.sqCompleteAtTxBytes[slot] = connection.out.assembledTotal;
+        finishMessage();
+        sqNext++;
         return true;
     }
 

@@ -98,6 +98,28 @@ class RnicLoopbackTest
         assertEquals(0, sink.buffer().getByte(100 + length));
     }
 
+    @Test
+    void shouldWriteInlineValuesCopiedAtPostTime()
+    {
+        pair = new EnginePair();
+        pair.connect();
+        final MemoryRegion sink = pair.serverPd.registerMemory(EnginePair.directBuffer(64), Access.REMOTE_WRITE);
+        assertEquals(QueuePair.POSTED, pair.clientQp.postWriteInline(
+            9, 0x1111_2222_3333_4444L, 0x5555_6666_7777_8888L, 0x0102_0304_0506_0708L, 20, sink.stag(),
+            sink.taggedOffset(8), QueuePair.SIGNALED));
+        assertEquals(QueuePair.INVALID_ARGUMENT, pair.clientQp.postWriteInline(
+            9, 0, 0, 0, 25, sink.stag(), sink.address(), 0));
+        final EnginePair.WorkCompletionCopy wc = pair.awaitCompletion(pair.clientCq);
+        assertEquals(CompletionOpcode.RDMA_WRITE, wc.opcode);
+        assertEquals(CompletionStatus.SUCCESS, wc.status);
+        pair.pumpUntil(() -> sink.buffer().getInt(24, java.nio.ByteOrder.LITTLE_ENDIAN) == 0x0506_0708,
+            "the inline write to land");
+        assertEquals(0x1111_2222_3333_4444L, sink.buffer().getLong(8, java.nio.ByteOrder.LITTLE_ENDIAN));
+        assertEquals(0x5555_6666_7777_8888L, sink.buffer().getLong(16, java.nio.ByteOrder.LITTLE_ENDIAN));
+        assertEquals(0, sink.buffer().getInt(28));
+        assertEquals(0, sink.buffer().getLong(0));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = { 0, 16, 4096, 150_000 })
     void shouldReadRemoteRegion(final int length)

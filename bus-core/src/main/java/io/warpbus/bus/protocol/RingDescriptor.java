@@ -1,0 +1,100 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus.protocol;
+
+/**
+ * A subscriber's ring: {@code capacity} bytes of frames followed by a metadata block.
+ * <pre>
+ *   +------------------------------------------+---------------------------------------------+
+ *   | frames: position p at offset p &amp; (capacity - 1)  | metadata (TRAILER_LENGTH bytes)    |
+ *   +------------------------------------------+---------------------------------------------+
+ *   metadata, written by the publisher (by RDMA Write, or by the publisher's process for IPC):
+ *     0  commit position     (long)  frames below it are complete
+ *     8  publisher heartbeat (long)  epoch ms of the publisher's last write
+ *    16  publisher session   (int)
+ *    20  publisher status    (int)   0 none, 1 connected, 2 closed (end of stream), 3 rejected
+ *   metadata, written by the subscriber (IPC only; over iWARP it goes to the publisher's credit slot):
+ *    64  consumed position   (long)
+ *    72  subscriber heartbeat (long) epoch ms
+ *    80  subscriber status   (int)   0 initialising, 1 ready, 2 closed
+ *    84  policy              (int)
+ *    88  resume sequence     (long)  -1 for live
+ *    96  stream id           (int)
+ *   100  capacity            (int)
+ *   104  initial position    (long)  set by the publisher when it attaches
+ *   112  gap from / to       (long, long) sequences the subscriber asked for but the publisher no longer holds
+ *   128  reject reason       (int length + ASCII, up to 124 bytes)
+ * </pre>
+ * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
+ * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
+ */
+public final class RingDescriptor
+{
+    /** Bytes of metadata after the frames. */
+    public static final int TRAILER_LENGTH = 256;
+    /** Commit position. */
+    public static final int COMMIT_POSITION_OFFSET = 0;
+    /** Publisher heartbeat. */
+    public static final int PUBLISHER_HEARTBEAT_OFFSET = 8;
+    /** Publisher session. */
+    public static final int PUBLISHER_SESSION_OFFSET = 16;
+    /** Publisher status. */
+    public static final int PUBLISHER_STATUS_OFFSET = 20;
+    /** Consumed position (IPC). */
+    public static final int CONSUMED_POSITION_OFFSET = 64;
+    /** Subscriber heartbeat (IPC). */
+    public static final int SUBSCRIBER_HEARTBEAT_OFFSET = 72;
+    /** Subscriber status (IPC). */
+    public static final int SUBSCRIBER_STATUS_OFFSET = 80;
+    /** Slow-consumer policy code (IPC). */
+    public static final int POLICY_OFFSET = 84;
+    /** Resume sequence (IPC). */
+    public static final int RESUME_SEQUENCE_OFFSET = 88;
+    /** Stream id (IPC). */
+    public static final int STREAM_ID_OFFSET = 96;
+    /** Capacity (IPC). */
+    public static final int CAPACITY_OFFSET = 100;
+    /** Initial position (IPC). */
+    public static final int INITIAL_POSITION_OFFSET = 104;
+    /** First sequence of a gap at join (IPC). */
+    public static final int GAP_FROM_OFFSET = 112;
+    /** Last sequence of a gap at join (IPC). */
+    public static final int GAP_TO_OFFSET = 120;
+    /** Reject reason (IPC). */
+    public static final int REASON_OFFSET = 128;
+    /** Longest reject reason. */
+    public static final int MAX_REASON_LENGTH = TRAILER_LENGTH - REASON_OFFSET - 4;
+
+    /** Publisher status: none attached yet. */
+    public static final int PUBLISHER_NONE = 0;
+    /** Publisher status: attached and sending. */
+    public static final int PUBLISHER_CONNECTED = 1;
+    /** Publisher status: the publication closed; no more frames will come. */
+    public static final int PUBLISHER_CLOSED = 2;
+    /** Publisher status: the publisher refused this ring (reason in the metadata). */
+    public static final int PUBLISHER_REJECTED = 3;
+
+    /** Subscriber status: the file is being set up. */
+    public static final int SUBSCRIBER_INITIALISING = 0;
+    /** Subscriber status: ready for a publisher. */
+    public static final int SUBSCRIBER_READY = 1;
+    /** Subscriber status: the subscriber left. */
+    public static final int SUBSCRIBER_CLOSED = 2;
+
+    private RingDescriptor()
+    {
+    }
+}

@@ -25,7 +25,7 @@ package io.warpbus.bus.protocol;
  *     0  commit position     (long)  frames below it are complete
  *     8  publisher heartbeat (long)  epoch ms of the publisher's last write
  *    16  publisher session   (int)
- *    20  publisher status    (int)   0 none, 1 connected, 2 closed (end of stream), 3 rejected
+ *    20  publisher status    (int)   0 none, 1 connected, 2 closed (end of stream), 3 rejected, 4 dropped
  *   metadata, written by the subscriber (IPC only; over iWARP it goes to the publisher's credit slot):
  *    64  consumed position   (long)
  *    72  subscriber heartbeat (long) epoch ms
@@ -86,6 +86,8 @@ public final class RingDescriptor
     public static final int PUBLISHER_CLOSED = 2;
     /** Publisher status: the publisher refused this ring (reason in the metadata). */
     public static final int PUBLISHER_REJECTED = 3;
+    /** Publisher status: the publisher dropped this subscriber (reason in the metadata); it may resubscribe. */
+    public static final int PUBLISHER_DROPPED = 4;
 
     /** Subscriber status: the file is being set up. */
     public static final int SUBSCRIBER_INITIALISING = 0;

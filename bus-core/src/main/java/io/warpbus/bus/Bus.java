@@ -1,0 +1,456 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.warpbus.iwarp.Rnic;
+import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * The bus: publications and subscriptions over iWARP (RDMA Write into subscribers' rings) and IPC (shared-memory
+ * rings), driven by one agent that composes the bus's conductor with its iWARP engine.
+ * <pre>{@code
+ * try (Bus bus = Bus.launch(new BusContext()))
+ * {
+ *     ExclusivePublication pub = bus.addExclusivePublication("warp:iwarp?endpoint=10.0.0.5:40456|stream=1001");
+ *     Subscription sub = bus.addSubscription("warp:iwarp?endpoint=10.0.0.5:40456|stream=1001");
+ *     long result = pub.offer(buffer, 0, length);   // position, or NOT_CONNECTED / BACK_PRESSURED / ...
+ *     sub.poll((buf, offset, len, header) -> ..., 10);
+ * }
+ * }</pre>
+ * Threading is configuration: {@link ThreadingMode#DEDICATED} (the bus's own thread), {@link ThreadingMode#SHARED}
+ * ({@link #agent()} to compose) or {@link ThreadingMode#INVOKER} ({@link #doWork()} from the application's thread,
+ * which must then make every call into the bus).
+ */
+public final class Bus implements AutoCloseable
+{
+    private static final int IN_MEMORY_COUNTERS = 4096;
+    private static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    private final BusContext context;
+    private final Rnic rnic;
+    private final BusCounters counters;
+    private final BusConductor conductor;
+    private final Agent agent;
+    private final AgentRunner runner;
+    private final AgentInvoker invoker;
+    private final AtomicCounter errors;
+    private final ErrorHandler errorHandler;
+    private volatile boolean closed;
+
+    private Bus(final BusContext context)
+    {
+        this.context = context;
+        try
+        {
+            Files.createDirectories(context.busDirectory());
+            Files.createDirectories(context.ipcDirectory());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create bus directory " + context.busDirectory() + ": " +
+                ex.getMessage(), ex);
+        }
+        final CountersManager countersManager = new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(IN_MEMORY_COUNTERS * CountersManager.METADATA_LENGTH)),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(IN_MEMORY_COUNTERS * CountersManager.COUNTER_LENGTH)));
+        this.counters = new BusCounters(countersManager);
+        this.errors = countersManager.newCounter("errors", 24);
+        final ErrorHandler userHandler = context.errorHandler();
+        this.errorHandler = (throwable) ->
+        {
+            errors.increment();
+            if (null != userHandler)
+            {
+                userHandler.onError(throwable);
+            }
+            else
+            {
+                System.err.println(context.name() + ": " + throwable.getMessage());
+            }
+        };
+        this.rnic = Rnic.launch(context.rnicContext().errorHandler(errorHandler).countersManager(countersManager));
+        this.conductor = new BusConductor(this, context, rnic, counters, errorHandler);
+        this.agent = new CompositeAgent(conductor, rnic.sharedAgent());
+        switch (context.threadingMode())
+        {
+            case DEDICATED:
+                runner = new AgentRunner(context.idleStrategy(), errorHandler, null, agent);
+                invoker = null;
+                break;
+            case INVOKER:
+                runner = null;
+                invoker = new AgentInvoker(errorHandler, null, agent);
+                break;
+            default:
+                runner = null;
+                invoker = null;
+                break;
+        }
+    }
+
+    /**
+     * Start a bus.
+     *
+     * @param context configuration; concluded here.
+     * @return the running bus.
+     */
+    public static Bus launch(final BusContext context)
+    {
+        context.conclude();
+        final Bus bus = new Bus(context);
+        if (null != bus.runner)
+        {
+            AgentRunner.startOnThread(bus.runner);
+        }
+        else if (null != bus.invoker)
+        {
+            bus.invoker.start();
+        }
+        return bus;
+    }
+
+    /**
+     * Add a publication for one publishing thread.
+     *
+     * @param channel the channel URI.
+     * @return the publication.
+     * @throws IllegalArgumentException naming what is wrong with the channel.
+     */
+    public ExclusivePublication addExclusivePublication(final String channel)
+    {
+        return (ExclusivePublication)addPublication(channel, false);
+    }
+
+    /**
+     * Add a publication many threads may offer to.
+     *
+     * @param channel the channel URI.
+     * @return the publication.
+     * @throws IllegalArgumentException naming what is wrong with the channel.
+     */
+    public ConcurrentPublication addPublication(final String channel)
+    {
+        return (ConcurrentPublication)addPublication(channel, true);
+    }
+
+    /**
+     * Add a subscription.
+     *
+     * @param channel the channel URI.
+     * @return the subscription.
+     * @throws IllegalArgumentException naming what is wrong with the channel.
+     */
+    public Subscription addSubscription(final String channel)
+    {
+        return addSubscription(channel, null);
+    }
+
+    /**
+     * Add a subscription with a listener for images coming and going and for gaps.
+     *
+     * @param channel  the channel URI.
+     * @param listener the listener, or null.
+     * @return the subscription.
+     * @throws IllegalArgumentException naming what is wrong with the channel.
+     */
+    public Subscription addSubscription(final String channel, final ImageListener listener)
+    {
+        ensureOpen();
+        final ChannelUri uri = ChannelUri.parse(channel);
+        final int ring = uri.size("ring", context.ringCapacity());
+        if (!org.agrona.BitUtil.isPowerOfTwo(ring) || ring < BusConfiguration.MIN_TERM_LENGTH)
+        {
+            throw new IllegalArgumentException("channel '" + channel + "': ring " + ring +
+                " must be a power of two of at least " + BusConfiguration.MIN_TERM_LENGTH);
+        }
+        final Subscription subscription = new Subscription(this, uri, listener, counters.gaps(uri));
+        final SubscriptionEndpoint endpoint = uri.isIpc() ?
+            new IpcSubscriptionEndpoint(conductor, subscription) :
+            new RdmaSubscriptionEndpoint(conductor, subscription, rnic);
+        subscription.endpoint(endpoint);
+        call(() ->
+        {
+            conductor.addEndpoint(endpoint);
+            return null;
+        });
+        return subscription;
+    }
+
+    /**
+     * Register an observer of every frame this bus publishes (the in-process journal's hook).
+     *
+     * @param observer the observer.
+     */
+    public void addFrameObserver(final FrameObserver observer)
+    {
+        call(() ->
+        {
+            conductor.addObserver(observer);
+            return null;
+        });
+    }
+
+    /**
+     * Remove a frame observer.
+     *
+     * @param observer the observer.
+     */
+    public void removeFrameObserver(final FrameObserver observer)
+    {
+        call(() ->
+        {
+            conductor.removeObserver(observer);
+            return null;
+        });
+    }
+
+    /**
+     * Run one duty cycle on the caller's thread, in {@link ThreadingMode#INVOKER} mode.
+     *
+     * @return work done.
+     */
+    public int doWork()
+    {
+        return invoker.invoke();
+    }
+
+    /**
+     * The bus's agent, in {@link ThreadingMode#SHARED} mode.
+     *
+     * @return the agent to compose.
+     */
+    public Agent agent()
+    {
+        if (ThreadingMode.SHARED != context.threadingMode())
+        {
+            throw new IllegalStateException("the agent is only handed out in SHARED mode, not " +
+                context.threadingMode());
+        }
+        return agent;
+    }
+
+    /**
+     * The configuration.
+     *
+     * @return the concluded context.
+     */
+    public BusContext context()
+    {
+        return context;
+    }
+
+    /**
+     * The bus's iWARP engine.
+     *
+     * @return the engine.
+     */
+    public Rnic rnic()
+    {
+        return rnic;
+    }
+
+    /**
+     * Faults recorded so far.
+     *
+     * @return the count.
+     */
+    public long errorCount()
+    {
+        return errors.get();
+    }
+
+    /**
+     * Close every publication and subscription and stop.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            if (null != runner)
+            {
+                CloseHelper.close(runner);
+            }
+            else if (null != invoker)
+            {
+                CloseHelper.close(invoker);
+            }
+            else
+            {
+                agent.onClose();
+            }
+            rnic.close();
+        }
+    }
+
+    void removePublication(final Publication publication)
+    {
+        if (!closed)
+        {
+            call(() ->
+            {
+                conductor.closeSender(publication);
+                return null;
+            });
+        }
+    }
+
+    void removeSubscription(final Subscription subscription)
+    {
+        if (!closed)
+        {
+            call(() ->
+            {
+                conductor.closeEndpoint(subscription, subscription.endpoint());
+                return null;
+            });
+        }
+    }
+
+    void onError(final Throwable error)
+    {
+        errorHandler.onError(error);
+    }
+
+    private Publication addPublication(final String channel, final boolean concurrent)
+    {
+        ensureOpen();
+        final ChannelUri uri = ChannelUri.parse(channel);
+        final int termLength = uri.size("term", context.termLength());
+        final int window = uri.size("window", context.window());
+        if (termLength < BusConfiguration.MIN_TERM_LENGTH || termLength > BusConfiguration.MAX_TERM_LENGTH)
+        {
+            throw new IllegalArgumentException("channel '" + channel + "': term " + termLength +
+                " must be in [64k, 64m]");
+        }
+        BusContext.checkSizes("channel '" + channel + "': ", termLength, window, termLength);
+        final LogBuffer log = new LogBuffer(termLength, window);
+        final int sessionId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+        final AtomicCounter backPressure = counters.backPressure(uri, sessionId);
+        final Publication publication = concurrent ?
+            new ConcurrentPublication(this, uri, sessionId, log, backPressure) :
+            new ExclusivePublication(this, uri, sessionId, log, backPressure);
+        if (!uri.isIpc())
+        {
+            publication.protectionDomain = rnic.allocateProtectionDomain();
+            log.region = publication.protectionDomain.registerMemory(log.byteBuffer, 0);
+        }
+        try
+        {
+            call(() ->
+            {
+                conductor.addSender(new PublicationSender(conductor, publication, counters));
+                return null;
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.free(backPressure);
+            if (null != log.region)
+            {
+                log.region.close();
+            }
+            throw ex;
+        }
+        return publication;
+    }
+
+    /**
+     * Run a command on the bus's thread and wait for it: inline in INVOKER mode or when already on that thread.
+     */
+    private <T> T call(final Supplier<T> command)
+    {
+        if (ThreadingMode.INVOKER == context.threadingMode() || conductor.isConductorThread() ||
+            (null != runner && runner.isClosed()))
+        {
+            return command.get();
+        }
+        final Object[] result = new Object[2];
+        final Object lock = new Object();
+        conductor.execute(() ->
+        {
+            Object value = null;
+            RuntimeException failure = null;
+            try
+            {
+                value = command.get();
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+            synchronized (lock)
+            {
+                result[0] = value;
+                result[1] = null == failure ? Boolean.TRUE : failure;
+                lock.notifyAll();
+            }
+        });
+        final long deadline = System.nanoTime() + COMMAND_TIMEOUT_NS;
+        synchronized (lock)
+        {
+            while (null == result[1])
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new BusException("bus " + context.name() + " did not run a command within 10 s: is its " +
+                        "agent running?");
+                }
+                try
+                {
+                    lock.wait(1);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new BusException("interrupted waiting for bus " + context.name(), ex);
+                }
+            }
+        }
+        if (result[1] instanceof RuntimeException)
+        {
+            throw (RuntimeException)result[1];
+        }
+        @SuppressWarnings("unchecked") final T value = (T)result[0];
+        return value;
+    }
+
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("bus " + context.name() + " is closed");
+        }
+    }
+}

@@ -1,0 +1,358 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.warpbus.iwarp.ConnectionEvent;
+import io.warpbus.iwarp.ConnectionEventHandler;
+import io.warpbus.iwarp.ConnectionEventType;
+import io.warpbus.iwarp.QueuePair;
+import io.warpbus.iwarp.Rnic;
+import org.agrona.ErrorHandler;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The bus's control and fan-out agent, composed with the iWARP engine's agent on the bus's thread. Each duty
+ * cycle it runs queued commands from application threads, dispatches the engine's connection events, runs every
+ * publication's sender and every subscription's endpoint. It owns all of their state; application threads reach
+ * it only through the command queue.
+ */
+final class BusConductor implements Agent, ConnectionEventHandler
+{
+    private static final int COMMAND_LIMIT = 16;
+
+    private final Bus bus;
+    private final BusContext context;
+    private final Rnic rnic;
+    private final BusCounters counters;
+    private final ErrorHandler errorHandler;
+    private final NanoClock nanoClock;
+    private final EpochClock epochClock;
+    private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
+    private final ArrayList<PublicationSender> senders = new ArrayList<>();
+    private final ArrayList<SubscriptionEndpoint> endpoints = new ArrayList<>();
+    private final Map<InetSocketAddress, PublisherEndpoint> publisherEndpoints = new HashMap<>();
+    private final Int2ObjectHashMap<Object> queuePairOwners = new Int2ObjectHashMap<>();
+    private final ArrayList<FrameObserver> observers = new ArrayList<>();
+    private final AtomicCounter connections;
+    private final AtomicCounter disconnects;
+    private final AtomicCounter slowConsumerDrops;
+    private final AtomicCounter connectRetries;
+    private volatile Thread thread;
+    private long nowNs;
+
+    BusConductor(
+        final Bus bus, final BusContext context, final Rnic rnic, final BusCounters counters,
+        final ErrorHandler errorHandler)
+    {
+        this.bus = bus;
+        this.context = context;
+        this.rnic = rnic;
+        this.counters = counters;
+        this.errorHandler = errorHandler;
+        this.nanoClock = context.nanoClock();
+        this.epochClock = context.epochClock();
+        this.connections = counters.manager().newCounter("connections accepted and made", 20);
+        this.disconnects = counters.manager().newCounter("subscriber disconnects", 21);
+        this.slowConsumerDrops = counters.manager().newCounter("slow-consumer drops", 22);
+        this.connectRetries = counters.manager().newCounter("connect retries", 23);
+    }
+
+    @Override
+    public void onStart()
+    {
+        thread = Thread.currentThread();
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (null == thread)
+        {
+            onStart();
+        }
+        nowNs = nanoClock.nanoTime();
+        final long nowMs = epochClock.time();
+        int work = runCommands();
+        work += rnic.connectionManager().poll(this, 16);
+        final ArrayList<PublicationSender> senders = this.senders;
+        for (int i = senders.size() - 1; i >= 0; i--)
+        {
+            final PublicationSender sender = senders.get(i);
+            work += sender.doWork(nowNs, nowMs);
+            if (sender.isClosed())
+            {
+                removeSender(i, sender);
+            }
+        }
+        final ArrayList<SubscriptionEndpoint> endpoints = this.endpoints;
+        for (int i = endpoints.size() - 1; i >= 0; i--)
+        {
+            final SubscriptionEndpoint endpoint = endpoints.get(i);
+            work += endpoint.doWork(nowNs, nowMs);
+            if (endpoint.isClosed())
+            {
+                endpoints.remove(i);
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public void onClose()
+    {
+        runCommands();
+        for (final SubscriptionEndpoint endpoint : endpoints)
+        {
+            endpoint.close();
+        }
+        for (final PublicationSender sender : senders)
+        {
+            for (final SubscriberLink link : new ArrayList<>(sender.links))
+            {
+                link.close("bus closed", io.warpbus.bus.protocol.RingDescriptor.PUBLISHER_CLOSED);
+            }
+            sender.release();
+        }
+        for (final PublisherEndpoint endpoint : publisherEndpoints.values())
+        {
+            endpoint.close();
+        }
+    }
+
+    @Override
+    public String roleName()
+    {
+        return context.name() + "-conductor";
+    }
+
+    @Override
+    public void onEvent(final ConnectionEvent event)
+    {
+        if (ConnectionEventType.CONNECT_REQUEST == event.type())
+        {
+            if (event.userContext() instanceof PublisherEndpoint)
+            {
+                ((PublisherEndpoint)event.userContext()).onConnectRequest(event, nowNs);
+            }
+            else
+            {
+                event.request().reject("no publication listens here".getBytes(
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            return;
+        }
+        final QueuePair qp = event.queuePair();
+        final Object owner = null == qp ? null : queuePairOwners.get(qp.number());
+        if (owner instanceof RdmaSubscriptionEndpoint)
+        {
+            ((RdmaSubscriptionEndpoint)owner).onEvent(event, nowNs);
+        }
+        else if (owner instanceof LinkOwner)
+        {
+            final LinkOwner link = (LinkOwner)owner;
+            if (ConnectionEventType.ESTABLISHED == event.type())
+            {
+                link.link.state = SubscriberLink.ACTIVE;
+                connections.increment();
+            }
+            else if (SubscriberLink.CLOSED != link.link.state)
+            {
+                onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
+                    link.link.name + "': " + event.reason()));
+                link.link.state = SubscriberLink.CLOSED;
+                link.sender.retire(link.link);
+                disconnects.increment();
+            }
+        }
+        if (null != qp && (ConnectionEventType.DISCONNECTED == event.type() ||
+            ConnectionEventType.CONNECT_ERROR == event.type() || ConnectionEventType.REJECTED == event.type()))
+        {
+            final Object removed = queuePairOwners.remove(qp.number());
+            if (removed instanceof LinkOwner)
+            {
+                ((LinkOwner)removed).link.creditRegion.close();
+            }
+        }
+    }
+
+    void addSender(final PublicationSender sender)
+    {
+        if (!sender.channel.isIpc())
+        {
+            final InetSocketAddress address = sender.channel.endpoint();
+            PublisherEndpoint endpoint = publisherEndpoints.get(address);
+            if (null == endpoint)
+            {
+                endpoint = new PublisherEndpoint(this, rnic, address);
+                publisherEndpoints.put(address, endpoint);
+            }
+            endpoint.add(sender);
+        }
+        senders.add(sender);
+    }
+
+    void closeSender(final Publication publication)
+    {
+        for (final PublicationSender sender : senders)
+        {
+            if (sender.publication == publication)
+            {
+                sender.startClose(nowNs);
+            }
+        }
+    }
+
+    private void removeSender(final int index, final PublicationSender sender)
+    {
+        senders.remove(index);
+        if (!sender.channel.isIpc())
+        {
+            final PublisherEndpoint endpoint = publisherEndpoints.get(sender.channel.endpoint());
+            if (null != endpoint)
+            {
+                endpoint.remove(sender);
+                if (endpoint.isEmpty())
+                {
+                    endpoint.close();
+                    publisherEndpoints.remove(sender.channel.endpoint());
+                }
+            }
+        }
+        if (null != sender.log.region)
+        {
+            sender.log.region.close();
+        }
+    }
+
+    void addEndpoint(final SubscriptionEndpoint endpoint)
+    {
+        endpoints.add(endpoint);
+    }
+
+    void closeEndpoint(final Subscription subscription, final SubscriptionEndpoint endpoint)
+    {
+        endpoint.close();
+    }
+
+    void addObserver(final FrameObserver observer)
+    {
+        observers.add(observer);
+    }
+
+    void removeObserver(final FrameObserver observer)
+    {
+        observers.remove(observer);
+    }
+
+    void onPublished(final PublicationSender sender, final UnsafeBuffer buffer, final int offset, final int length)
+    {
+        final ArrayList<FrameObserver> observers = this.observers;
+        for (int i = 0, size = observers.size(); i < size; i++)
+        {
+            observers.get(i).onFrame(sender.publication, buffer, offset, length);
+        }
+    }
+
+    void watch(final QueuePair qp, final RdmaSubscriptionEndpoint endpoint)
+    {
+        queuePairOwners.put(qp.number(), endpoint);
+    }
+
+    void track(final QueuePair qp, final PublicationSender sender, final RdmaSubscriberLink link)
+    {
+        queuePairOwners.put(qp.number(), new LinkOwner(sender, link));
+    }
+
+    void execute(final Runnable command)
+    {
+        commands.offer(command);
+    }
+
+    boolean isConductorThread()
+    {
+        return Thread.currentThread() == thread;
+    }
+
+    BusContext context()
+    {
+        return context;
+    }
+
+    BusCounters counters()
+    {
+        return counters;
+    }
+
+    void onError(final Throwable error)
+    {
+        errorHandler.onError(error);
+    }
+
+    void countConnection()
+    {
+        connections.increment();
+    }
+
+    void countDisconnect()
+    {
+        disconnects.increment();
+    }
+
+    void countSlowConsumerDrop()
+    {
+        slowConsumerDrops.increment();
+    }
+
+    void countRetry()
+    {
+        connectRetries.increment();
+    }
+
+    private int runCommands()
+    {
+        int count = 0;
+        Runnable command;
+        while (count < COMMAND_LIMIT && null != (command = commands.poll()))
+        {
+            count++;
+            try
+            {
+                command.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                onError(ex);
+            }
+        }
+        return count;
+    }
+
+    /** Which publication and subscriber a passive queue pair belongs to. */
+    private record LinkOwner(PublicationSender sender, RdmaSubscriberLink link)
+    {
+    }
+}

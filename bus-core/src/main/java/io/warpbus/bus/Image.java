@@ -1,0 +1,446 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.warpbus.bus.protocol.FrameDescriptor;
+import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * One publisher session as seen by a subscription: the frames the publisher placed in this subscriber's ring.
+ * <p>
+ * {@link #poll} reads frames below the ring's commit position (read with acquire semantics, so every byte below it
+ * has been placed), checks each frame's sequence, and records how far it consumed; the bus returns that position
+ * to the publisher as credit. Polled by one application thread; a new connection to the same publisher (after a
+ * reconnect) is a new image that continues the sequence.
+ */
+public final class Image
+{
+    private static final int ACTIVE = 0;
+    private static final int POLLING = 1;
+    private static final int CLOSED = 2;
+
+    private final Subscription subscription;
+    private final int sessionId;
+    private final String sourceIdentity;
+    private final UnsafeBuffer ring;
+    private final int capacity;
+    private final int mask;
+    private final boolean conflating;
+    private final ImageListener listener;
+    private final Header header = new Header();
+    private final AtomicInteger state = new AtomicInteger(ACTIVE);
+    private final AtomicLong lastSequence = new AtomicLong(-1);
+    private final AtomicLong gaps = new AtomicLong();
+    private final AtomicLong conflated = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicCounter positionCounter;
+    private final long joinPosition;
+    private long position;
+    private long expectedSequence;
+    private long pendingGapFrom;
+    private long pendingGapTo;
+    private volatile String closeReason;
+
+    Image(
+        final Subscription subscription,
+        final int sessionId,
+        final String sourceIdentity,
+        final UnsafeBuffer ring,
+        final int capacity,
+        final long initialPosition,
+        final long initialSequence,
+        final long gapFrom,
+        final long gapTo,
+        final AtomicCounter positionCounter)
+    {
+        this.subscription = subscription;
+        this.sessionId = sessionId;
+        this.sourceIdentity = sourceIdentity;
+        this.ring = ring;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.conflating = SlowConsumerPolicy.CONFLATE == subscription.policy();
+        this.listener = subscription.listener();
+        this.position = initialPosition;
+        this.joinPosition = initialPosition;
+        this.expectedSequence = initialSequence;
+        this.lastSequence.set(initialSequence - 1);
+        this.pendingGapFrom = gapFrom;
+        this.pendingGapTo = gapTo;
+        this.positionCounter = positionCounter;
+        storeConsumed(initialPosition);
+    }
+
+    /**
+     * Deliver up to {@code fragmentLimit} fragments.
+     *
+     * @param handler       receives them.
+     * @param fragmentLimit most fragments to deliver.
+     * @return fragments delivered.
+     */
+    public int poll(final FragmentHandler handler, final int fragmentLimit)
+    {
+        if (!state.compareAndSet(ACTIVE, POLLING))
+        {
+            return 0;
+        }
+        int fragments = 0;
+        long position = this.position;
+        try
+        {
+            reportPendingGap(position);
+            final long commit = commitPosition();
+            final UnsafeBuffer ring = this.ring;
+            while (fragments < fragmentLimit && position < commit)
+            {
+                final int offset = (int)position & mask;
+                final int length = FrameDescriptor.frameLength(ring, offset);
+                final int aligned = checkedAlignedLength(offset, length, position, commit);
+                if (aligned < 0)
+                {
+                    break;
+                }
+                if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(ring, offset) && accept(offset, position))
+                {
+                    header.wrap(ring, offset, position, this);
+                    handler.onFragment(ring, offset + FrameDescriptor.HEADER_LENGTH,
+                        length - FrameDescriptor.HEADER_LENGTH, header);
+                    fragments++;
+                }
+                position += aligned;
+            }
+        }
+        finally
+        {
+            this.position = position;
+            storeConsumed(position);
+            state.compareAndSet(POLLING, ACTIVE);
+        }
+        return fragments;
+    }
+
+    /**
+     * Deliver up to {@code fragmentLimit} fragments to a handler that steers the poll.
+     *
+     * @param handler       receives them.
+     * @param fragmentLimit most fragments to deliver.
+     * @return fragments consumed.
+     */
+    public int controlledPoll(final ControlledFragmentHandler handler, final int fragmentLimit)
+    {
+        if (!state.compareAndSet(ACTIVE, POLLING))
+        {
+            return 0;
+        }
+        int fragments = 0;
+        long position = this.position;
+        try
+        {
+            reportPendingGap(position);
+            final long commit = commitPosition();
+            final UnsafeBuffer ring = this.ring;
+            while (fragments < fragmentLimit && position < commit)
+            {
+                final int offset = (int)position & mask;
+                final int length = FrameDescriptor.frameLength(ring, offset);
+                final int aligned = checkedAlignedLength(offset, length, position, commit);
+                if (aligned < 0)
+                {
+                    break;
+                }
+                if (FrameDescriptor.TYPE_DATA != FrameDescriptor.type(ring, offset))
+                {
+                    position += aligned;
+                    continue;
+                }
+                final long expected = expectedSequence;
+                final long last = lastSequence.get();
+                if (!accept(offset, position))
+                {
+                    position += aligned;
+                    continue;
+                }
+                header.wrap(ring, offset, position, this);
+                final ControlledFragmentHandler.Action action = handler.onFragment(
+                    ring, offset + FrameDescriptor.HEADER_LENGTH, length - FrameDescriptor.HEADER_LENGTH, header);
+                if (ControlledFragmentHandler.Action.ABORT == action)
+                {
+                    expectedSequence = expected;
+                    lastSequence.lazySet(last);
+                    break;
+                }
+                fragments++;
+                position += aligned;
+                if (ControlledFragmentHandler.Action.BREAK == action)
+                {
+                    break;
+                }
+                if (ControlledFragmentHandler.Action.COMMIT == action)
+                {
+                    this.position = position;
+                    storeConsumed(position);
+                }
+            }
+        }
+        finally
+        {
+            this.position = position;
+            storeConsumed(position);
+            state.compareAndSet(POLLING, ACTIVE);
+        }
+        return fragments;
+    }
+
+    /**
+     * The publisher's session id.
+     *
+     * @return the session.
+     */
+    public int sessionId()
+    {
+        return sessionId;
+    }
+
+    /**
+     * Where the data comes from: the publisher's address, or the IPC ring file.
+     *
+     * @return a description.
+     */
+    public String sourceIdentity()
+    {
+        return sourceIdentity;
+    }
+
+    /**
+     * The subscription this image belongs to.
+     *
+     * @return the subscription.
+     */
+    public Subscription subscription()
+    {
+        return subscription;
+    }
+
+    /**
+     * Stream position consumed so far.
+     *
+     * @return the position.
+     */
+    public long position()
+    {
+        return position;
+    }
+
+    /**
+     * Position the image joined the stream at.
+     *
+     * @return the position.
+     */
+    public long joinPosition()
+    {
+        return joinPosition;
+    }
+
+    /**
+     * Sequence of the last fragment delivered, or one less than the first expected.
+     *
+     * @return the sequence.
+     */
+    public long lastSequence()
+    {
+        return lastSequence.get();
+    }
+
+    /**
+     * Gaps seen (each a run of missing sequences).
+     *
+     * @return the count.
+     */
+    public long gapCount()
+    {
+        return gaps.get();
+    }
+
+    /**
+     * Messages a conflating subscription skipped because newer ones with the same key replaced them.
+     *
+     * @return the count.
+     */
+    public long conflatedCount()
+    {
+        return conflated.get();
+    }
+
+    /**
+     * Frames that arrived again after they were delivered, and were not delivered twice.
+     *
+     * @return the count.
+     */
+    public long duplicateCount()
+    {
+        return duplicates.get();
+    }
+
+    /**
+     * Has the image been closed (connection lost, publisher gone, subscription closed)?
+     *
+     * @return true once closed.
+     */
+    public boolean isClosed()
+    {
+        return CLOSED == state.get();
+    }
+
+    /**
+     * Why the image closed.
+     *
+     * @return the reason, or null while open.
+     */
+    public String closeReason()
+    {
+        return closeReason;
+    }
+
+    /**
+     * Has everything committed to the ring been consumed?
+     *
+     * @return true when the next poll would find nothing now.
+     */
+    public boolean isDrained()
+    {
+        return position >= commitPosition();
+    }
+
+    AtomicCounter positionCounter()
+    {
+        return positionCounter;
+    }
+
+    long commitPosition()
+    {
+        return ring.getLongVolatile(capacity + RingDescriptor.COMMIT_POSITION_OFFSET);
+    }
+
+    long consumedPosition()
+    {
+        return ring.getLongVolatile(capacity + RingDescriptor.CONSUMED_POSITION_OFFSET);
+    }
+
+    /**
+     * Close on the bus's thread once no poll is running; the last sequence and position are then final.
+     *
+     * @param reason why.
+     * @return true when closed (false while a poll is in progress: try again).
+     */
+    boolean tryClose(final String reason)
+    {
+        if (CLOSED == state.get())
+        {
+            return true;
+        }
+        if (state.compareAndSet(ACTIVE, CLOSED))
+        {
+            closeReason = reason;
+            return true;
+        }
+        return false;
+    }
+
+    private void storeConsumed(final long position)
+    {
+        ring.putLongOrdered(capacity + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
+        if (null != positionCounter)
+        {
+            positionCounter.setOrdered(position);
+        }
+    }
+
+    private void reportPendingGap(final long position)
+    {
+        if (pendingGapFrom >= 0)
+        {
+            final long from = pendingGapFrom;
+            final long to = pendingGapTo;
+            pendingGapFrom = -1;
+            gaps.incrementAndGet();
+            subscription.onGap(from, to);
+            listener.onGap(this, from, to, position);
+        }
+    }
+
+    /**
+     * Check a frame's sequence against the one expected.
+     *
+     * @return false for a duplicate, which is skipped.
+     */
+    private boolean accept(final int offset, final long position)
+    {
+        final long sequence = FrameDescriptor.sequence(ring, offset);
+        final long expected = expectedSequence;
+        if (sequence != expected)
+        {
+            if (sequence < expected)
+            {
+                duplicates.incrementAndGet();
+                return false;
+            }
+            if (conflating)
+            {
+                conflated.addAndGet(sequence - expected);
+            }
+            else
+            {
+                gaps.incrementAndGet();
+                subscription.onGap(expected, sequence - 1);
+                listener.onGap(this, expected, sequence - 1, position);
+            }
+        }
+        expectedSequence = sequence + 1;
+        lastSequence.lazySet(sequence);
+        return true;
+    }
+
+    /**
+     * The aligned length of the frame at {@code offset}, or -1 (closing the image) when the ring holds something
+     * no publisher would write.
+     */
+    private int checkedAlignedLength(final int offset, final int length, final long position, final long commit)
+    {
+        final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
+        if (length < FrameDescriptor.HEADER_LENGTH || aligned > capacity - offset || position + aligned > commit)
+        {
+            final String reason = "corrupt frame in the ring at position " + position + ": length " + length +
+                " (commit position " + commit + ")";
+            closeReason = reason;
+            state.set(CLOSED);
+            subscription.onCorruptImage(this, reason);
+            return -1;
+        }
+        return aligned;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Image{session=" + sessionId + ", source=" + sourceIdentity + ", position=" + position +
+            (null != closeReason ? ", closed: " + closeReason : "") + '}';
+    }
+}

@@ -1,0 +1,142 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Where IPC publishers and subscribers of one stream meet on a host.
+ * <pre>
+ *   DIR/ipc/stream-1001/
+ *       publisher.lock        held (file lock) by the one IPC publisher of the stream
+ *       generation.dat        a counter subscribers bump after adding or resetting a ring, so the publisher
+ *                             rescans the directory only when something changed
+ *       ring-&lt;id&gt;.dat        one per subscription: frames, then the metadata of RingDescriptor
+ * </pre>
+ * Either side may come first: files are created by whichever side needs them.
+ */
+final class IpcDirectory
+{
+    static final int GENERATION_FILE_LENGTH = 4096;
+    static final String RING_PREFIX = "ring-";
+    static final String RING_SUFFIX = ".dat";
+
+    private IpcDirectory()
+    {
+    }
+
+    static Path streamDirectory(final Path ipcDirectory, final int streamId)
+    {
+        final Path dir = ipcDirectory.resolve("stream-" + streamId);
+        try
+        {
+            Files.createDirectories(dir);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create IPC directory " + dir + ": " + ex.getMessage(), ex);
+        }
+        return dir;
+    }
+
+    /**
+     * Map (creating when needed) the stream's generation counter.
+     */
+    static UnsafeBuffer mapGeneration(final Path streamDirectory)
+    {
+        final Path file = streamDirectory.resolve("generation.dat");
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            StandardOpenOption.WRITE))
+        {
+            if (channel.size() < GENERATION_FILE_LENGTH)
+            {
+                channel.write(java.nio.ByteBuffer.allocate(1), GENERATION_FILE_LENGTH - 1);
+            }
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, GENERATION_FILE_LENGTH);
+            return new UnsafeBuffer(mapped);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot map " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    static void bumpGeneration(final UnsafeBuffer generation)
+    {
+        generation.getAndAddLong(0, 1);
+    }
+
+    /**
+     * Take the stream's publisher lock.
+     *
+     * @return the held lock; release it when the publication closes.
+     * @throws BusException when another process or publication holds it.
+     */
+    static FileLock lockPublisher(final Path streamDirectory, final int streamId)
+    {
+        final Path file = streamDirectory.resolve("publisher.lock");
+        try
+        {
+            final FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            final FileLock lock;
+            try
+            {
+                lock = channel.tryLock();
+            }
+            catch (final OverlappingFileLockException ex)
+            {
+                channel.close();
+                throw new BusException("IPC stream " + streamId + " already has a publisher in this process");
+            }
+            if (null == lock)
+            {
+                channel.close();
+                throw new BusException("IPC stream " + streamId + " already has a publisher on this host (" + file +
+                    " is locked)");
+            }
+            return lock;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot lock " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Create and map a subscriber's ring file.
+     */
+    static MappedByteBuffer createRing(final Path file, final int capacity)
+    {
+        return IoUtil.mapNewFile(file.toFile(), (long)capacity + RingDescriptor.TRAILER_LENGTH, true);
+    }
+
+    static MappedByteBuffer mapRing(final Path file)
+    {
+        return IoUtil.mapExistingFile(file.toFile(), file.getFileName().toString());
+    }
+}

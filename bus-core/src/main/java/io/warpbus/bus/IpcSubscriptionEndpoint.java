@@ -1,0 +1,248 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A subscription over IPC. It creates its ring as a memory-mapped file in the stream's IPC directory, marks it
+ * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches,
+ * copies frames in and stores the commit position. Credit and heartbeats are plain stores into the same file.
+ * When the publisher closes, drops this subscriber or stops heart-beating, the image closes and the ring is offered
+ * again, asking to resume after the last sequence delivered.
+ */
+final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
+{
+    private static final int WAITING = 0;
+    private static final int CONNECTED = 1;
+    private static final int CLOSING_IMAGE = 2;
+    private static final int CLOSED = 3;
+
+    private final BusConductor conductor;
+    private final BusContext context;
+    private final Subscription subscription;
+    private final ChannelUri channel;
+    private final Path file;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer ring;
+    private final UnsafeBuffer generation;
+    private final int capacity;
+    private final int trailer;
+    private int state = WAITING;
+    private Image image;
+    private String closeReason;
+    private String reportedRejection;
+    private long nextHeartbeatNs;
+    private long connectedAtNs;
+    private boolean closing;
+
+    IpcSubscriptionEndpoint(final BusConductor conductor, final Subscription subscription)
+    {
+        this.conductor = conductor;
+        this.context = conductor.context();
+        this.subscription = subscription;
+        this.channel = subscription.channel();
+        this.capacity = channel.size("ring", context.ringCapacity());
+        this.trailer = capacity;
+        final Path stream = IpcDirectory.streamDirectory(context.ipcDirectory(), channel.streamId());
+        this.file = stream.resolve(IpcDirectory.RING_PREFIX + ProcessHandle.current().pid() + "-" +
+            Long.toHexString(ThreadLocalRandom.current().nextLong()) + IpcDirectory.RING_SUFFIX);
+        this.mapped = IpcDirectory.createRing(file, capacity);
+        this.ring = new UnsafeBuffer(mapped);
+        this.generation = IpcDirectory.mapGeneration(stream);
+        ring.putInt(trailer + RingDescriptor.STREAM_ID_OFFSET, channel.streamId());
+        ring.putInt(trailer + RingDescriptor.CAPACITY_OFFSET, capacity);
+        ring.putInt(trailer + RingDescriptor.POLICY_OFFSET, subscription.policy().ordinal());
+        offer(-1, 0);
+    }
+
+    /**
+     * Offer the ring to a publisher, asking to resume from a sequence of a session (or live).
+     */
+    private void offer(final long resumeSequence, final int resumeSession)
+    {
+        ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, resumeSequence);
+        ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
+        ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, 0);
+        ring.putLongOrdered(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+        ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, RingDescriptor.PUBLISHER_NONE);
+        ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_READY);
+        IpcDirectory.bumpGeneration(generation);
+    }
+
+    @Override
+    public int doWork(final long nowNs, final long nowMs)
+    {
+        int work = 0;
+        if (nowNs - nextHeartbeatNs >= 0 && CLOSED != state)
+        {
+            ring.putLongOrdered(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET, nowMs);
+            nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
+            work++;
+        }
+        final int status = ring.getIntVolatile(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET);
+        switch (state)
+        {
+            case WAITING:
+                if (closing)
+                {
+                    finish();
+                    return 1;
+                }
+                if (RingDescriptor.PUBLISHER_CONNECTED == status)
+                {
+                    connect(nowNs);
+                    return 1;
+                }
+                if (RingDescriptor.PUBLISHER_REJECTED == status)
+                {
+                    final String reason = IpcSubscriberLink.readReason(ring, trailer);
+                    if (!reason.equals(reportedRejection))
+                    {
+                        reportedRejection = reason;
+                        conductor.onError(new BusException("subscription " + channel + " refused by the publisher: " +
+                            reason));
+                    }
+                }
+                return work;
+            case CONNECTED:
+                return work + checkPublisher(status, nowNs, nowMs);
+            case CLOSING_IMAGE:
+                return work + closeImage();
+            default:
+                return work;
+        }
+    }
+
+    private void connect(final long nowNs)
+    {
+        final int session = ring.getInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET);
+        final long position = ring.getLong(trailer + RingDescriptor.INITIAL_POSITION_OFFSET);
+        final long sequence = ring.getLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET);
+        final long gapFrom = ring.getLong(trailer + RingDescriptor.GAP_FROM_OFFSET);
+        final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
+        image = new Image(subscription, session, "ipc:" + file.getFileName(), ring, capacity, position, sequence,
+            gapFrom, gapTo, conductor.counters().imagePosition(channel, session, "ipc"));
+        subscription.addImage(image);
+        state = CONNECTED;
+        connectedAtNs = nowNs;
+        conductor.countConnection();
+        subscription.listener().onAvailable(image);
+    }
+
+    private int checkPublisher(final int status, final long nowNs, final long nowMs)
+    {
+        if (RingDescriptor.PUBLISHER_CLOSED == status)
+        {
+            closeReason = "end of stream: the publication closed";
+        }
+        else if (RingDescriptor.PUBLISHER_DROPPED == status)
+        {
+            closeReason = "dropped by the publisher: " + IpcSubscriberLink.readReason(ring, trailer);
+        }
+        else
+        {
+            final long heartbeat = ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
+            if (nowMs - heartbeat > TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs()) &&
+                nowNs - connectedAtNs > context.livenessTimeoutNs())
+            {
+                closeReason = "publisher heartbeat timeout: nothing heard for " + (nowMs - heartbeat) + " ms";
+            }
+            else if (!closing)
+            {
+                return 0;
+            }
+            else
+            {
+                closeReason = "subscription closed";
+            }
+        }
+        state = CLOSING_IMAGE;
+        return 1;
+    }
+
+    private int closeImage()
+    {
+        if (!image.tryClose(closeReason))
+        {
+            return 0;
+        }
+        subscription.removeImage(image);
+        conductor.counters().free(image.positionCounter());
+        subscription.listener().onUnavailable(image, closeReason);
+        conductor.countDisconnect();
+        final long resume = image.lastSequence() + 1;
+        final int session = image.sessionId();
+        image = null;
+        if (closing)
+        {
+            finish();
+        }
+        else
+        {
+            offer(resume, session);
+            state = WAITING;
+        }
+        return 1;
+    }
+
+    @Override
+    public void close()
+    {
+        closing = true;
+        if (CONNECTED == state)
+        {
+            closeReason = "subscription closed";
+            state = CLOSING_IMAGE;
+        }
+    }
+
+    private void finish()
+    {
+        ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
+        IoUtil.unmap(mapped);
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            conductor.onError(new BusException("cannot delete IPC ring " + file + ": " + ex.getMessage(), ex));
+        }
+        state = CLOSED;
+    }
+
+    @Override
+    public boolean isClosed()
+    {
+        return CLOSED == state;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "IpcSubscriptionEndpoint{" + channel + ", file=" + file + ", state=" + state + '}';
+    }
+}

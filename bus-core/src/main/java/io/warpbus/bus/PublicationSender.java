@@ -1,0 +1,543 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+
+import io.warpbus.bus.protocol.FrameDescriptor;
+import io.warpbus.bus.protocol.RingDescriptor;
+import io.warpbus.bus.protocol.SubscribeHandshake;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The publisher's conductor-side half of a publication. Each duty cycle it advances the published position over
+ * committed frames (stamping each data frame with the next stream sequence, in log order), zeroes the log a term
+ * ahead of the writers, sends every subscriber what fits its ring, enforces each subscriber's slow-consumer policy
+ * and liveness, and sets the writers' limit.
+ */
+final class PublicationSender
+{
+    private static final int SCAN_LIMIT = 4096;
+    private static final int CLEAN_CHUNK = 64 * 1024;
+
+    final Publication publication;
+    final LogBuffer log;
+    final ChannelUri channel;
+    final int streamId;
+    final int sessionId;
+    final BusConductor conductor;
+    final ArrayList<SubscriberLink> links = new ArrayList<>();
+    private final BusContext context;
+    private final int keyOffset;
+    private final int keyLength;
+    private final long dropLag;
+    private final int maxSubscribers;
+    private final AtomicCounter positionCounter;
+    private final AtomicCounter limitCounter;
+    private final AtomicCounter messagesOut;
+    private final BusCounters counters;
+    private long nextSequence;
+    private long cleanProgress;
+    private boolean closing;
+    private long closeDeadlineNs;
+
+    // IPC rendezvous
+    private final Path ipcStream;
+    private final UnsafeBuffer generation;
+    private final FileLock ipcLock;
+    private final Set<Path> ipcFiles = new HashSet<>();
+    private long lastGeneration = -1;
+    private long nextIpcScanNs;
+
+    PublicationSender(final BusConductor conductor, final Publication publication, final BusCounters counters)
+    {
+        this.conductor = conductor;
+        this.context = conductor.context();
+        this.publication = publication;
+        this.log = publication.log;
+        this.channel = publication.channel;
+        this.streamId = publication.streamId;
+        this.sessionId = publication.sessionId;
+        this.counters = counters;
+        this.keyOffset = channel.conflationKeyOffset();
+        this.keyLength = channel.conflationKeyLength();
+        final int configuredLag = channel.size("lag", 0 != context.dropLag() ? context.dropLag() :
+            log.windowLength / 2);
+        this.dropLag = Math.min(configuredLag, log.windowLength - 2L * log.termLength);
+        this.maxSubscribers = context.maxSubscribers();
+        this.positionCounter = counters.publisherPosition(channel, sessionId);
+        this.limitCounter = counters.publisherLimit(channel, sessionId);
+        this.messagesOut = counters.messagesOut(channel, sessionId);
+        if (channel.isIpc())
+        {
+            ipcStream = IpcDirectory.streamDirectory(context.ipcDirectory(), streamId);
+            ipcLock = IpcDirectory.lockPublisher(ipcStream, streamId);
+            generation = IpcDirectory.mapGeneration(ipcStream);
+        }
+        else
+        {
+            ipcStream = null;
+            ipcLock = null;
+            generation = null;
+        }
+    }
+
+    int doWork(final long nowNs, final long nowMs)
+    {
+        int work = scan();
+        work += clean();
+        if (null != ipcStream && nowNs - nextIpcScanNs >= 0)
+        {
+            work += pollIpcSubscribers(nowNs, nowMs);
+        }
+        final long published = log.published.get();
+        boolean connected = false;
+        long blockingLimit = Long.MAX_VALUE;
+        for (int i = links.size() - 1; i >= 0; i--)
+        {
+            final SubscriberLink link = links.get(i);
+            if (SubscriberLink.CLOSED == link.state)
+            {
+                continue;
+            }
+            work += link.poll(nowNs);
+            if (SubscriberLink.ACTIVE != link.state)
+            {
+                continue;
+            }
+            link.readCredit(nowNs);
+            final String problem = checkLink(link, published, nowNs);
+            if (null != problem)
+            {
+                dropLink(link, problem, RingDescriptor.PUBLISHER_DROPPED);
+                continue;
+            }
+            work += link.send(log, published, nowNs, nowMs, sessionId, keyOffset, keyLength,
+                context.heartbeatIntervalNs());
+            link.positionCounter.setOrdered(link.consumed);
+            link.lagCounter.setOrdered(link.lag(published));
+            connected = true;
+            if (SlowConsumerPolicy.BLOCK == link.policy)
+            {
+                blockingLimit = Math.min(blockingLimit, link.consumed + link.ringCapacity);
+            }
+        }
+        updateLimit(connected, blockingLimit, published);
+        if (closing)
+        {
+            finishClosing(nowNs, published);
+        }
+        return work;
+    }
+
+    /**
+     * Advance the published position over committed frames, stamping sequences in log order.
+     */
+    private int scan()
+    {
+        final UnsafeBuffer buffer = log.buffer;
+        final long ceiling = log.cleanPosition;
+        long position = log.published.get();
+        int frames = 0;
+        while (position < ceiling && frames < SCAN_LIMIT)
+        {
+            final int offset = log.offset(position);
+            final int length = FrameDescriptor.frameLengthVolatile(buffer, offset);
+            if (length <= 0)
+            {
+                break;
+            }
+            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
+            {
+                FrameDescriptor.sequence(buffer, offset, nextSequence++);
+                conductor.onPublished(this, buffer, offset, length);
+            }
+            position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
+            frames++;
+        }
+        if (frames > 0)
+        {
+            log.published.lazySet(position);
+            positionCounter.setOrdered(position);
+            messagesOut.getAndAddOrdered(frames);
+        }
+        return frames;
+    }
+
+    /**
+     * Keep the log clean two terms ahead of the published position. A term is reused only once every subscriber
+     * has been sent what it held; a drop or conflate subscriber still behind it is dropped.
+     */
+    private int clean()
+    {
+        final long published = log.published.get();
+        final long target = (published & ~(long)log.termMask) + 2L * log.termLength;
+        if (log.cleanPosition >= target)
+        {
+            return 0;
+        }
+        final long reusedFrom = log.cleanPosition - log.windowLength + log.termLength;
+        for (int i = links.size() - 1; i >= 0; i--)
+        {
+            final SubscriberLink link = links.get(i);
+            if (SubscriberLink.ACTIVE == link.state && link.completedLogPosition() < reusedFrom)
+            {
+                if (SlowConsumerPolicy.BLOCK == link.policy)
+                {
+                    return 0;
+                }
+                dropLink(link, "slow consumer: fell behind the publisher's retained log (" +
+                    (published - link.completedLogPosition()) + " bytes behind, window " + log.windowLength + ")",
+                    RingDescriptor.PUBLISHER_DROPPED);
+            }
+        }
+        final int termOffset = log.offset(log.cleanPosition);
+        final int chunk = (int)Math.min(CLEAN_CHUNK, log.termLength - cleanProgress);
+        log.buffer.setMemory(termOffset + (int)cleanProgress, chunk, (byte)0);
+        cleanProgress += chunk;
+        if (cleanProgress == log.termLength)
+        {
+            cleanProgress = 0;
+            log.cleanPosition += log.termLength;
+        }
+        return 1;
+    }
+
+    private void updateLimit(final boolean connected, final long blockingLimit, final long published)
+    {
+        final long clean = log.cleanPosition;
+        final long limit = connected ? Math.min(clean, blockingLimit) : Math.min(clean, log.tail.get());
+        log.limitedByCleaning = connected && clean < blockingLimit;
+        log.connected = connected && !closing;
+        if (log.limit.get() != limit)
+        {
+            log.limit.lazySet(limit);
+            limitCounter.setOrdered(limit);
+        }
+    }
+
+    private String checkLink(final SubscriberLink link, final long published, final long nowNs)
+    {
+        if (link instanceof RdmaSubscriberLink && null != ((RdmaSubscriberLink)link).failure())
+        {
+            return ((RdmaSubscriberLink)link).failure();
+        }
+        if (link instanceof IpcSubscriberLink &&
+            RingDescriptor.SUBSCRIBER_CLOSED == ((IpcSubscriberLink)link).subscriberStatus())
+        {
+            return "subscriber closed";
+        }
+        if (nowNs - link.lastHeardNs > context.livenessTimeoutNs())
+        {
+            return "subscriber heartbeat timeout: nothing heard for " + (nowNs - link.lastHeardNs) / 1_000_000 +
+                " ms";
+        }
+        if (SlowConsumerPolicy.DROP == link.policy && link.lag(published) > dropLag)
+        {
+            conductor.countSlowConsumerDrop();
+            return "slow consumer: " + link.lag(published) + " bytes behind, more than the drop lag of " + dropLag;
+        }
+        return null;
+    }
+
+    void dropLink(final SubscriberLink link, final String reason, final int status)
+    {
+        conductor.onError(new BusException("publication " + channel + " dropped subscriber '" + link.name + "': " +
+            reason));
+        conductor.countDisconnect();
+        link.close(reason, status);
+        retire(link);
+    }
+
+    void retire(final SubscriberLink link)
+    {
+        if (links.remove(link))
+        {
+            counters.free(link.positionCounter);
+            counters.free(link.lagCounter);
+            if (link instanceof IpcSubscriberLink)
+            {
+                ipcFiles.remove(((IpcSubscriberLink)link).file);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Joining
+
+    /**
+     * Validate a subscription request and settle where it joins.
+     *
+     * @return the reason to refuse, or null.
+     */
+    String validate(final SubscribeHandshake.Request request, final String remote)
+    {
+        if (closing)
+        {
+            return "publication on stream " + streamId + " is closing";
+        }
+        if (null == SlowConsumerPolicy.fromCode(request.policy()))
+        {
+            return "unknown slow-consumer policy code " + request.policy();
+        }
+        if (SlowConsumerPolicy.CONFLATE == SlowConsumerPolicy.fromCode(request.policy()) && 0 == keyLength)
+        {
+            return "stream " + streamId + " does not allow conflation (the publication declares no conflation-key)";
+        }
+        try
+        {
+            BusContext.checkSizes("subscriber ", log.termLength, log.windowLength, request.ringCapacity());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return ex.getMessage();
+        }
+        int active = 0;
+        for (final SubscriberLink link : links)
+        {
+            if (SubscriberLink.CLOSED != link.state)
+            {
+                active++;
+                if (link.name.equals(request.name()))
+                {
+                    return "duplicate subscription '" + request.name() + "' on stream " + streamId +
+                        " (already connected" + (null != remote ? ", new request from " + remote : "") + ")";
+                }
+            }
+        }
+        if (active >= maxSubscribers)
+        {
+            return "publication on stream " + streamId + " already serves " + active + " subscribers (the limit)";
+        }
+        return null;
+    }
+
+    /**
+     * Where a subscriber joins: live, or resuming from a sequence of this session while the log still holds it.
+     *
+     * @return {position, sequence, gapFrom, gapTo}.
+     */
+    long[] joinPoint(final long resumeSequence, final int resumeSession)
+    {
+        final long published = log.published.get();
+        if (resumeSequence < 0 || resumeSession != sessionId || resumeSequence >= nextSequence)
+        {
+            return new long[] { published, nextSequence, -1, -1 };
+        }
+        final UnsafeBuffer buffer = log.buffer;
+        long position = log.oldestRetained();
+        long firstRetained = -1;
+        while (position < published)
+        {
+            final int offset = log.offset(position);
+            final int length = FrameDescriptor.frameLength(buffer, offset);
+            if (length <= 0)
+            {
+                break;
+            }
+            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
+            {
+                final long sequence = FrameDescriptor.sequence(buffer, offset);
+                if (firstRetained < 0)
+                {
+                    firstRetained = sequence;
+                }
+                if (sequence >= resumeSequence)
+                {
+                    final boolean gap = sequence > resumeSequence;
+                    return new long[] { position, sequence, gap ? resumeSequence : -1, gap ? sequence - 1 : -1 };
+                }
+            }
+            position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
+        }
+        return new long[] { published, nextSequence, resumeSequence, nextSequence - 1 };
+    }
+
+    void addLink(final SubscriberLink link)
+    {
+        links.add(link);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // IPC
+
+    private int pollIpcSubscribers(final long nowNs, final long nowMs)
+    {
+        nextIpcScanNs = nowNs + context.heartbeatIntervalNs() / 4;
+        final long current = generation.getLongVolatile(0);
+        if (current == lastGeneration)
+        {
+            return 0;
+        }
+        lastGeneration = current;
+        int attached = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(ipcStream,
+            IpcDirectory.RING_PREFIX + "*" + IpcDirectory.RING_SUFFIX))
+        {
+            for (final Path file : files)
+            {
+                if (!ipcFiles.contains(file) && attachIpc(file, nowNs, nowMs))
+                {
+                    attached++;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            conductor.onError(new BusException("cannot list IPC rings in " + ipcStream + ": " + ex.getMessage(), ex));
+        }
+        return attached;
+    }
+
+    private boolean attachIpc(final Path file, final long nowNs, final long nowMs)
+    {
+        final MappedByteBuffer mapped;
+        try
+        {
+            mapped = IpcDirectory.mapRing(file);
+        }
+        catch (final RuntimeException ex)
+        {
+            return false;
+        }
+        final UnsafeBuffer ring = new UnsafeBuffer(mapped);
+        if (ring.capacity() <= RingDescriptor.TRAILER_LENGTH)
+        {
+            org.agrona.IoUtil.unmap(mapped);
+            return false;
+        }
+        final int capacity = ring.capacity() - RingDescriptor.TRAILER_LENGTH;
+        if (RingDescriptor.SUBSCRIBER_READY != ring.getIntVolatile(capacity +
+            RingDescriptor.SUBSCRIBER_STATUS_OFFSET) ||
+            RingDescriptor.PUBLISHER_NONE != ring.getIntVolatile(capacity + RingDescriptor.PUBLISHER_STATUS_OFFSET))
+        {
+            org.agrona.IoUtil.unmap(mapped);
+            return false;
+        }
+        final String name = file.getFileName().toString();
+        final int policy = ring.getInt(capacity + RingDescriptor.POLICY_OFFSET);
+        final SubscribeHandshake.Request request = new SubscribeHandshake.Request(
+            ring.getInt(capacity + RingDescriptor.STREAM_ID_OFFSET), 0, 0,
+            ring.getInt(capacity + RingDescriptor.CAPACITY_OFFSET), policy,
+            ring.getLong(capacity + RingDescriptor.RESUME_SEQUENCE_OFFSET),
+            ring.getInt(capacity + RingDescriptor.PUBLISHER_SESSION_OFFSET), name);
+        String refusal = request.ringCapacity() != capacity ?
+            "ring file holds " + capacity + " bytes of frames but declares " + request.ringCapacity() : null;
+        if (null == refusal && request.streamId() != streamId)
+        {
+            refusal = "ring declares stream " + request.streamId() + " in the directory of stream " + streamId;
+        }
+        if (null == refusal)
+        {
+            refusal = validate(request, null);
+        }
+        ipcFiles.add(file);
+        if (null != refusal)
+        {
+            IpcSubscriberLink.reject(ring, capacity, refusal);
+            conductor.onError(new BusException("publication " + channel + " refused IPC subscriber " + name + ": " +
+                refusal));
+            org.agrona.IoUtil.unmap(mapped);
+            return false;
+        }
+        final long[] join = joinPoint(request.resumeSequence(), request.resumeSession());
+        final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(policy), capacity,
+            counters.subscriberPosition(channel, sessionId, name), counters.subscriberLag(channel, sessionId, name),
+            file, mapped, log.buffer);
+        link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
+        links.add(link);
+        conductor.countConnection();
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Closing
+
+    void startClose(final long nowNs)
+    {
+        if (!closing)
+        {
+            closing = true;
+            closeDeadlineNs = nowNs + context.livenessTimeoutNs();
+        }
+    }
+
+    boolean isClosed()
+    {
+        return closing && links.isEmpty();
+    }
+
+    private void finishClosing(final long nowNs, final long published)
+    {
+        final boolean timedOut = nowNs - closeDeadlineNs > 0;
+        for (int i = links.size() - 1; i >= 0; i--)
+        {
+            final SubscriberLink link = links.get(i);
+            if (SubscriberLink.ACTIVE != link.state || timedOut ||
+                (link.logPosition >= published && link.committed >= link.ringPosition))
+            {
+                link.close("publication closed", RingDescriptor.PUBLISHER_CLOSED);
+                retire(link);
+            }
+        }
+        if (links.isEmpty())
+        {
+            release();
+        }
+    }
+
+    void release()
+    {
+        counters.free(positionCounter);
+        counters.free(limitCounter);
+        counters.free(messagesOut);
+        if (null != ipcLock)
+        {
+            CloseHelper.quietClose(ipcLock.channel());
+        }
+    }
+
+    int keyLength()
+    {
+        return keyLength;
+    }
+
+    io.warpbus.iwarp.ProtectionDomain protectionDomain()
+    {
+        return publication.protectionDomain;
+    }
+
+    io.warpbus.iwarp.MemoryRegion logRegion()
+    {
+        return log.region;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "PublicationSender{" + channel + ", session=" + sessionId + ", links=" + links.size() + '}';
+    }
+}

@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+import io.warpbus.bus.protocol.SubscribeHandshake;
+import io.warpbus.iwarp.Access;
+import io.warpbus.iwarp.CompletionQueue;
+import io.warpbus.iwarp.ConnectRequest;
+import io.warpbus.iwarp.ConnectionEvent;
+import io.warpbus.iwarp.ConnectionParameters;
+import io.warpbus.iwarp.Listener;
+import io.warpbus.iwarp.MemoryRegion;
+import io.warpbus.iwarp.QueuePair;
+import io.warpbus.iwarp.QueuePairAttributes;
+import io.warpbus.iwarp.Rnic;
+import org.agrona.collections.Int2ObjectHashMap;
+
+/**
+ * An iWARP endpoint where publications accept subscribers: one listener per host:port, shared by every
+ * publication on it, routing each subscribe request to its stream's publication. A request that is malformed,
+ * names an unknown stream, offers an unusable ring or duplicates a connected subscriber is rejected with the reason
+ * in the MPA Reply's private data; the subscriber reads it and other subscribers are not affected.
+ */
+final class PublisherEndpoint
+{
+    final InetSocketAddress address;
+    private final BusConductor conductor;
+    private final Rnic rnic;
+    private final Listener listener;
+    private final Int2ObjectHashMap<PublicationSender> senders = new Int2ObjectHashMap<>();
+
+    PublisherEndpoint(final BusConductor conductor, final Rnic rnic, final InetSocketAddress address)
+    {
+        this.conductor = conductor;
+        this.rnic = rnic;
+        this.address = address;
+        this.listener = rnic.connectionManager().listen(address, 128, this);
+    }
+
+    void add(final PublicationSender sender)
+    {
+        if (senders.containsKey(sender.streamId))
+        {
+            throw new BusException("endpoint " + address + " already has a publication on stream " + sender.streamId);
+        }
+        senders.put(sender.streamId, sender);
+    }
+
+    void remove(final PublicationSender sender)
+    {
+        senders.remove(sender.streamId);
+    }
+
+    boolean isEmpty()
+    {
+        return senders.isEmpty();
+    }
+
+    void close()
+    {
+        listener.close();
+    }
+
+    void onConnectRequest(final ConnectionEvent event, final long nowNs)
+    {
+        final ConnectRequest request = event.request();
+        final String remote = String.valueOf(event.remoteAddress());
+        final SubscribeHandshake.Request subscribe;
+        try
+        {
+            subscribe = SubscribeHandshake.decodeRequest(request.privateData());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            reject(request, "malformed subscribe request from " + remote + ": " + ex.getMessage());
+            return;
+        }
+        final PublicationSender sender = senders.get(subscribe.streamId());
+        if (null == sender)
+        {
+            reject(request, "unknown stream " + subscribe.streamId() + " at " + address);
+            return;
+        }
+        final String refusal = sender.validate(subscribe, remote);
+        if (null != refusal)
+        {
+            reject(request, refusal);
+            return;
+        }
+        final long[] join = sender.joinPoint(subscribe.resumeSequence(), subscribe.resumeSession());
+        final CompletionQueue cq = rnic.createCompletionQueue(1024);
+        final QueuePair qp = sender.protectionDomain().createQueuePair(
+            new QueuePairAttributes().completionQueue(cq).sendQueueDepth(1024).receiveQueueDepth(1));
+        final MemoryRegion credit = sender.protectionDomain().registerMemory(RdmaSubscriberLink.newCreditSlot(),
+            Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        final String name = subscribe.name() + "@" + remote;
+        final RdmaSubscriberLink link = new RdmaSubscriberLink(name, subscribe,
+            conductor.counters().subscriberPosition(sender.channel, sender.sessionId, name),
+            conductor.counters().subscriberLag(sender.channel, sender.sessionId, name),
+            qp, cq, sender.logRegion(), credit, remote);
+        link.join(join[0], nowNs);
+        sender.addLink(link);
+        conductor.track(qp, sender, link);
+        final SubscribeHandshake.Reply reply = new SubscribeHandshake.Reply(sender.sessionId,
+            sender.log.termLength, join[0], join[1], credit.stag(), credit.address(), join[2], join[3]);
+        request.accept(qp, new ConnectionParameters().privateData(SubscribeHandshake.encode(reply)));
+    }
+
+    private void reject(final ConnectRequest request, final String reason)
+    {
+        conductor.onError(new BusException("endpoint " + address + " rejected a subscriber: " + reason));
+        request.reject(reason.getBytes(StandardCharsets.US_ASCII));
+    }
+}

@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import io.warpbus.bus.protocol.FrameDescriptor;
+import io.warpbus.bus.protocol.RingDescriptor;
+import io.warpbus.bus.protocol.SubscribeHandshake;
+import io.warpbus.iwarp.CompletionHandler;
+import io.warpbus.iwarp.CompletionQueue;
+import io.warpbus.iwarp.CompletionStatus;
+import io.warpbus.iwarp.MemoryRegion;
+import io.warpbus.iwarp.QueuePair;
+import io.warpbus.iwarp.WorkCompletion;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * A subscriber across the network: frames go by RDMA Write from the publication's registered log straight into
+ * the subscriber's ring, and each batch ends with a small inline RDMA Write of the commit position into the ring's
+ * metadata. Writes on one connection are placed in the order sent (TCP order, and the engine places each FPDU
+ * whole with a release fence), so a subscriber that sees the commit sees the frames below it. The subscriber
+ * writes its consumed position and a heartbeat into a 64-byte credit slot registered for it alone.
+ */
+final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandler
+{
+    static final int CREDIT_SLOT_LENGTH = 64;
+
+    final QueuePair qp;
+    final CompletionQueue cq;
+    final MemoryRegion logRegion;
+    final MemoryRegion creditRegion;
+    final int ringStag;
+    final long ringAddress;
+    final String remote;
+    private final UnsafeBuffer credit;
+    private long completedLogPosition;
+    private String failure;
+
+    RdmaSubscriberLink(
+        final String name,
+        final SubscribeHandshake.Request request,
+        final AtomicCounter positionCounter,
+        final AtomicCounter lagCounter,
+        final QueuePair qp,
+        final CompletionQueue cq,
+        final MemoryRegion logRegion,
+        final MemoryRegion creditRegion,
+        final String remote)
+    {
+        super(name, SlowConsumerPolicy.fromCode(request.policy()), request.ringCapacity(), positionCounter,
+            lagCounter);
+        this.qp = qp;
+        this.cq = cq;
+        this.logRegion = logRegion;
+        this.creditRegion = creditRegion;
+        this.credit = creditRegion.buffer();
+        this.ringStag = request.ringStag();
+        this.ringAddress = request.ringAddress();
+        this.remote = remote;
+    }
+
+    static UnsafeBuffer newCreditSlot()
+    {
+        return new UnsafeBuffer(ByteBuffer.allocateDirect(CREDIT_SLOT_LENGTH));
+    }
+
+    @Override
+    void join(final long position, final long nowNs)
+    {
+        super.join(position, nowNs);
+        completedLogPosition = position;
+        credit.putLong(0, position, ByteOrder.LITTLE_ENDIAN);
+        credit.putLongVolatile(8, 0);
+    }
+
+    @Override
+    boolean writeRange(final int logOffset, final int length, final int ringOffset)
+    {
+        return QueuePair.POSTED == qp.postWrite(0, logRegion, logOffset, length, ringStag,
+            ringAddress + ringOffset, 0);
+    }
+
+    @Override
+    boolean writePadding(final int ringOffset, final int length)
+    {
+        final long header = (length & 0xFFFF_FFFFL) | ((long)FrameDescriptor.TYPE_PAD << 32) |
+            ((long)FrameDescriptor.VERSION << 56);
+        return QueuePair.POSTED == qp.postWriteInline(0, header, 0, 0, 8, ringStag, ringAddress + ringOffset, 0);
+    }
+
+    @Override
+    boolean writeCommit(
+        final long commitPosition, final long logPosition, final long nowMs, final int sessionId, final int status)
+    {
+        final long sessionAndStatus = (sessionId & 0xFFFF_FFFFL) | ((long)status << 32);
+        return QueuePair.POSTED == qp.postWriteInline(logPosition, commitPosition, nowMs, sessionAndStatus,
+            24, ringStag, ringAddress + ringCapacity + RingDescriptor.COMMIT_POSITION_OFFSET, QueuePair.SIGNALED);
+    }
+
+    @Override
+    void readCredit(final long nowNs)
+    {
+        final long heartbeat = credit.getLongVolatile(8);
+        final long position = credit.getLong(0, ByteOrder.LITTLE_ENDIAN);
+        if (heartbeat != lastSubscriberHeartbeat)
+        {
+            lastSubscriberHeartbeat = heartbeat;
+            lastHeardNs = nowNs;
+        }
+        if (position != consumed)
+        {
+            if (position < consumed || position > ringPosition)
+            {
+                failure = "credit position " + position + " outside [" + consumed + ", " + ringPosition + "]";
+                return;
+            }
+            consumed = position;
+        }
+    }
+
+    @Override
+    int poll(final long nowNs)
+    {
+        return cq.poll(this, 16);
+    }
+
+    @Override
+    public void onCompletion(final WorkCompletion completion)
+    {
+        if (CompletionStatus.SUCCESS == completion.status())
+        {
+            completedLogPosition = Math.max(completedLogPosition, completion.workRequestId());
+        }
+        else if (null == failure && CompletionStatus.WORK_REQUEST_FLUSHED != completion.status())
+        {
+            failure = "RDMA Write to the subscriber's ring failed: " + completion.status() +
+                (null != qp.errorReason() ? " (" + qp.errorReason() + ")" : "");
+        }
+    }
+
+    @Override
+    long completedLogPosition()
+    {
+        return completedLogPosition;
+    }
+
+    /**
+     * A transport failure or a malformed credit seen since the last check.
+     *
+     * @return the failure, or null.
+     */
+    String failure()
+    {
+        return failure;
+    }
+
+    @Override
+    void close(final String reason, final int status)
+    {
+        if (CLOSED == state)
+        {
+            return;
+        }
+        closeReason = reason;
+        if (ACTIVE == state)
+        {
+            qp.postWriteInline(logPosition, committed, System.currentTimeMillis(),
+                (long)status << 32, 24, ringStag, ringAddress + ringCapacity, 0);
+        }
+        state = CLOSED;
+        qp.disconnect();
+    }
+}

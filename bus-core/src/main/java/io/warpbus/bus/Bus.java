@@ -17,12 +17,14 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.warpbus.bus.status.CountersFile;
+import io.warpbus.bus.status.RecordingErrorHandler;
+import io.warpbus.bus.status.SystemCounterDescriptor;
 import io.warpbus.iwarp.Rnic;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.CloseHelper;
@@ -31,7 +33,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -53,11 +54,11 @@ import org.agrona.concurrent.status.CountersManager;
  */
 public final class Bus implements AutoCloseable
 {
-    private static final int IN_MEMORY_COUNTERS = 4096;
     private static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final BusContext context;
     private final Rnic rnic;
+    private final CountersFile countersFile;
     private final BusCounters counters;
     private final BusConductor conductor;
     private final Agent agent;
@@ -80,15 +81,15 @@ public final class Bus implements AutoCloseable
             throw new UncheckedIOException("cannot create bus directory " + context.busDirectory() + ": " +
                 ex.getMessage(), ex);
         }
-        final CountersManager countersManager = new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(IN_MEMORY_COUNTERS * CountersManager.METADATA_LENGTH)),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(IN_MEMORY_COUNTERS * CountersManager.COUNTER_LENGTH)));
+        this.countersFile = CountersFile.create(context.busDirectory());
+        final CountersManager countersManager = countersFile.countersManager();
         this.counters = new BusCounters(countersManager);
-        this.errors = countersManager.newCounter("errors", 24);
+        this.errors = counters.system(SystemCounterDescriptor.ERRORS);
         final ErrorHandler userHandler = context.errorHandler();
+        final ErrorHandler recorder = new RecordingErrorHandler(countersFile.errorLog(), errors);
         this.errorHandler = (throwable) ->
         {
-            errors.increment();
+            recorder.onError(throwable);
             if (null != userHandler)
             {
                 userHandler.onError(throwable);
@@ -99,7 +100,7 @@ public final class Bus implements AutoCloseable
             }
         };
         this.rnic = Rnic.launch(context.rnicContext().errorHandler(errorHandler).countersManager(countersManager));
-        this.conductor = new BusConductor(this, context, rnic, counters, errorHandler);
+        this.conductor = new BusConductor(this, context, rnic, counters, errorHandler, countersFile);
         this.agent = new CompositeAgent(conductor, rnic.sharedAgent());
         switch (context.threadingMode())
         {
@@ -193,7 +194,10 @@ public final class Bus implements AutoCloseable
             throw new IllegalArgumentException("channel '" + channel + "': ring " + ring +
                 " must be a power of two of at least " + BusConfiguration.MIN_TERM_LENGTH);
         }
-        final Subscription subscription = new Subscription(this, uri, listener, counters.gaps(uri));
+        final long registrationId = counters.nextRegistrationId();
+        final Subscription subscription = new Subscription(this, uri, listener, registrationId,
+            counters.gaps(registrationId, uri), counters.system(SystemCounterDescriptor.GAPS_DETECTED),
+            counters.messagesIn(registrationId, uri));
         final SubscriptionEndpoint endpoint = uri.isIpc() ?
             new IpcSubscriptionEndpoint(conductor, subscription) :
             new RdmaSubscriptionEndpoint(conductor, subscription, rnic);
@@ -311,7 +315,23 @@ public final class Bus implements AutoCloseable
                 agent.onClose();
             }
             rnic.close();
+            countersFile.markClosed();
         }
+    }
+
+    /**
+     * The bus's counters file: {@code warpbus stat --dir} reads it from outside the process.
+     *
+     * @return the file's path.
+     */
+    public java.nio.file.Path countersFile()
+    {
+        return countersFile.file();
+    }
+
+    AtomicCounter systemCounter(final SystemCounterDescriptor descriptor)
+    {
+        return counters.system(descriptor);
     }
 
     void removePublication(final Publication publication)
@@ -357,10 +377,11 @@ public final class Bus implements AutoCloseable
         BusContext.checkSizes("channel '" + channel + "': ", termLength, window, termLength);
         final LogBuffer log = new LogBuffer(termLength, window);
         final int sessionId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
-        final AtomicCounter backPressure = counters.backPressure(uri, sessionId);
+        final long registrationId = counters.nextRegistrationId();
+        final AtomicCounter backPressure = counters.backPressure(registrationId, uri, sessionId);
         final Publication publication = concurrent ?
-            new ConcurrentPublication(this, uri, sessionId, log, backPressure) :
-            new ExclusivePublication(this, uri, sessionId, log, backPressure);
+            new ConcurrentPublication(this, uri, sessionId, log, backPressure, registrationId) :
+            new ExclusivePublication(this, uri, sessionId, log, backPressure, registrationId);
         if (!uri.isIpc())
         {
             publication.protectionDomain = rnic.allocateProtectionDomain();

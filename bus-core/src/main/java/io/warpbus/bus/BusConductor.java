@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.warpbus.bus.status.CountersFile;
+import io.warpbus.bus.status.DutyCycleTracker;
+import io.warpbus.bus.status.SystemCounterDescriptor;
 import io.warpbus.iwarp.ConnectionEvent;
 import io.warpbus.iwarp.ConnectionEventHandler;
 import io.warpbus.iwarp.ConnectionEventType;
@@ -43,6 +46,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 final class BusConductor implements Agent, ConnectionEventHandler
 {
     private static final int COMMAND_LIMIT = 16;
+    private static final long DUTY_CYCLE_STALL_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long COUNTERS_HEARTBEAT_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Bus bus;
     private final BusContext context;
@@ -61,12 +66,15 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final AtomicCounter disconnects;
     private final AtomicCounter slowConsumerDrops;
     private final AtomicCounter connectRetries;
+    private final CountersFile countersFile;
+    private final DutyCycleTracker dutyCycle;
     private volatile Thread thread;
     private long nowNs;
+    private long nextHeartbeatNs;
 
     BusConductor(
         final Bus bus, final BusContext context, final Rnic rnic, final BusCounters counters,
-        final ErrorHandler errorHandler)
+        final ErrorHandler errorHandler, final CountersFile countersFile)
     {
         this.bus = bus;
         this.context = context;
@@ -75,16 +83,19 @@ final class BusConductor implements Agent, ConnectionEventHandler
         this.errorHandler = errorHandler;
         this.nanoClock = context.nanoClock();
         this.epochClock = context.epochClock();
-        this.connections = counters.manager().newCounter("connections accepted and made", 20);
-        this.disconnects = counters.manager().newCounter("subscriber disconnects", 21);
-        this.slowConsumerDrops = counters.manager().newCounter("slow-consumer drops", 22);
-        this.connectRetries = counters.manager().newCounter("connect retries", 23);
+        this.countersFile = countersFile;
+        this.connections = counters.system(SystemCounterDescriptor.CONNECTIONS_ACCEPTED);
+        this.disconnects = counters.system(SystemCounterDescriptor.SUBSCRIBER_DISCONNECTS);
+        this.slowConsumerDrops = counters.system(SystemCounterDescriptor.SLOW_CONSUMER_DROPS);
+        this.connectRetries = counters.system(SystemCounterDescriptor.CONNECT_RETRIES);
+        this.dutyCycle = DutyCycleTracker.of(counters.systemCounters(), DUTY_CYCLE_STALL_NS);
     }
 
     @Override
     public void onStart()
     {
         thread = Thread.currentThread();
+        dutyCycle.reset(nanoClock.nanoTime());
     }
 
     @Override
@@ -95,7 +106,13 @@ final class BusConductor implements Agent, ConnectionEventHandler
             onStart();
         }
         nowNs = nanoClock.nanoTime();
+        dutyCycle.measureAndUpdate(nowNs);
         final long nowMs = epochClock.time();
+        if (nowNs - nextHeartbeatNs >= 0)
+        {
+            nextHeartbeatNs = nowNs + COUNTERS_HEARTBEAT_NS;
+            countersFile.heartbeat(nowMs);
+        }
         int work = runCommands();
         work += rnic.connectionManager().poll(this, 16);
         final ArrayList<PublicationSender> senders = this.senders;

@@ -15,29 +15,29 @@
  */
 package io.warpbus.bus;
 
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.warpbus.bus.status.CounterTypeIds;
+import io.warpbus.bus.status.StreamCounters;
+import io.warpbus.bus.status.SystemCounterDescriptor;
+import io.warpbus.bus.status.SystemCounters;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 /**
- * Allocates the bus's per-stream counters with labels that name the stream, session and, for subscribers, the
- * subscriber, so `warpbus stat` shows who is lagging.
+ * The bus's counters, allocated from its counters file: the system counters and, per stream, labelled counters
+ * that name the stream, session and, for subscribers, the subscriber, so {@code warpbus stat} shows who lags.
  */
 final class BusCounters
 {
-    static final int PUBLISHER_POSITION_TYPE_ID = 1;
-    static final int PUBLISHER_LIMIT_TYPE_ID = 2;
-    static final int SUBSCRIBER_POSITION_TYPE_ID = 3;
-    static final int SUBSCRIBER_LAG_TYPE_ID = 4;
-    static final int IMAGE_POSITION_TYPE_ID = 5;
-    static final int MESSAGES_OUT_TYPE_ID = 6;
-    static final int BACK_PRESSURE_TYPE_ID = 7;
-    static final int GAPS_TYPE_ID = 8;
-
     private final CountersManager manager;
+    private final SystemCounters system;
+    private final AtomicLong registrationIds = new AtomicLong();
 
     BusCounters(final CountersManager manager)
     {
         this.manager = manager;
+        this.system = new SystemCounters(manager);
     }
 
     CountersManager manager()
@@ -45,47 +45,84 @@ final class BusCounters
         return manager;
     }
 
-    AtomicCounter publisherPosition(final ChannelUri channel, final int sessionId)
+    AtomicCounter system(final SystemCounterDescriptor descriptor)
     {
-        return manager.newCounter("pub-pos: " + describe(channel, sessionId), PUBLISHER_POSITION_TYPE_ID);
+        return system.get(descriptor);
     }
 
-    AtomicCounter publisherLimit(final ChannelUri channel, final int sessionId)
+    SystemCounters systemCounters()
     {
-        return manager.newCounter("pub-lmt: " + describe(channel, sessionId), PUBLISHER_LIMIT_TYPE_ID);
+        return system;
     }
 
-    AtomicCounter messagesOut(final ChannelUri channel, final int sessionId)
+    long nextRegistrationId()
     {
-        return manager.newCounter("msgs-out: " + describe(channel, sessionId), MESSAGES_OUT_TYPE_ID);
+        return registrationIds.incrementAndGet();
     }
 
-    AtomicCounter backPressure(final ChannelUri channel, final int sessionId)
+    AtomicCounter publisherPosition(final long registrationId, final ChannelUri channel, final int sessionId)
     {
-        return manager.newCounter("back-pressure: " + describe(channel, sessionId), BACK_PRESSURE_TYPE_ID);
+        return StreamCounters.publisherPosition(manager, registrationId, channel.streamId(), sessionId,
+            endpoint(channel));
     }
 
-    AtomicCounter subscriberPosition(final ChannelUri channel, final int sessionId, final String subscriber)
+    AtomicCounter publisherLimit(final long registrationId, final ChannelUri channel, final int sessionId)
     {
-        return manager.newCounter("sub-pos: " + describe(channel, sessionId) + " subscriber=" + subscriber,
-            SUBSCRIBER_POSITION_TYPE_ID);
+        return StreamCounters.publisherLimit(manager, registrationId, channel.streamId(), sessionId,
+            endpoint(channel));
     }
 
-    AtomicCounter subscriberLag(final ChannelUri channel, final int sessionId, final String subscriber)
+    AtomicCounter messagesOut(final long registrationId, final ChannelUri channel)
     {
-        return manager.newCounter("sub-lag: " + describe(channel, sessionId) + " subscriber=" + subscriber,
-            SUBSCRIBER_LAG_TYPE_ID);
+        return StreamCounters.messagesOut(manager, registrationId, channel.streamId(), endpoint(channel));
     }
 
-    AtomicCounter imagePosition(final ChannelUri channel, final int sessionId, final String source)
+    AtomicCounter bytesOut(final long registrationId, final ChannelUri channel)
     {
-        return manager.newCounter("img-pos: " + describe(channel, sessionId) + " source=" + source,
-            IMAGE_POSITION_TYPE_ID);
+        return StreamCounters.bytesOut(manager, registrationId, channel.streamId(), endpoint(channel));
     }
 
-    AtomicCounter gaps(final ChannelUri channel)
+    AtomicCounter backPressure(final long registrationId, final ChannelUri channel, final int sessionId)
     {
-        return manager.newCounter("gaps: stream=" + channel.streamId() + " " + channel.uri(), GAPS_TYPE_ID);
+        final AtomicCounter counter = manager.newCounter("back-pressure: stream=" + channel.streamId() +
+            " session=" + sessionId + " endpoint=" + endpoint(channel), CounterTypeIds.BACK_PRESSURE);
+        manager.setCounterRegistrationId(counter.id(), registrationId);
+        return counter;
+    }
+
+    AtomicCounter subscriberPosition(
+        final long registrationId, final ChannelUri channel, final int sessionId, final long subscriberId,
+        final String subscriber)
+    {
+        return StreamCounters.subscriberPosition(manager, registrationId, channel.streamId(), sessionId,
+            subscriberId, subscriber);
+    }
+
+    AtomicCounter subscriberLag(
+        final long registrationId, final ChannelUri channel, final int sessionId, final long subscriberId,
+        final String subscriber)
+    {
+        return StreamCounters.subscriberLag(manager, registrationId, channel.streamId(), sessionId, subscriberId,
+            subscriber);
+    }
+
+    AtomicCounter imagePosition(
+        final long registrationId, final ChannelUri channel, final int sessionId, final String source)
+    {
+        return StreamCounters.imagePosition(manager, registrationId, channel.streamId(), sessionId, source);
+    }
+
+    AtomicCounter messagesIn(final long registrationId, final ChannelUri channel)
+    {
+        return StreamCounters.messagesIn(manager, registrationId, channel.streamId(), endpoint(channel));
+    }
+
+    AtomicCounter gaps(final long registrationId, final ChannelUri channel)
+    {
+        final AtomicCounter counter = manager.newCounter("gaps: stream=" + channel.streamId() + " " +
+            endpoint(channel), CounterTypeIds.GAPS);
+        manager.setCounterRegistrationId(counter.id(), registrationId);
+        return counter;
     }
 
     void free(final AtomicCounter counter)
@@ -96,10 +133,8 @@ final class BusCounters
         }
     }
 
-    private static String describe(final ChannelUri channel, final int sessionId)
+    private static String endpoint(final ChannelUri channel)
     {
-        return "stream=" + channel.streamId() + " session=" + sessionId + " " +
-            (channel.isIpc() ? "ipc" : "endpoint=" + channel.endpoint().getHostString() + ":" +
-            channel.endpoint().getPort());
+        return channel.isIpc() ? "ipc" : channel.endpoint().getHostString() + ":" + channel.endpoint().getPort();
     }
 }

@@ -30,9 +30,10 @@ public final class ConcurrentPublication extends Publication
         final ChannelUri channel,
         final int sessionId,
         final LogBuffer log,
-        final AtomicCounter backPressureEvents)
+        final AtomicCounter backPressureEvents,
+        final long registrationId)
     {
-        super(bus, channel, sessionId, log, backPressureEvents);
+        super(bus, channel, sessionId, log, backPressureEvents, registrationId);
     }
 
     @Override
@@ -45,10 +46,13 @@ public final class ConcurrentPublication extends Publication
             final long position = log.tail.get();
             final int padding = padding(position, required);
             final long end = position + padding + required;
-            if (end > log.limit.get() || closed)
+            if (closed)
             {
-                backPressureEvents.increment();
-                return backPressureStatus(end);
+                return CLOSED;
+            }
+            if (end > log.limit.get())
+            {
+                return backPressured(end);
             }
             if (log.tail.compareAndSet(position, end))
             {
@@ -76,10 +80,13 @@ public final class ConcurrentPublication extends Publication
             final long position = log.tail.get();
             final int padding = padding(position, required);
             final long end = position + padding + required;
-            if (end > log.limit.get() || closed)
+            if (closed)
             {
-                backPressureEvents.increment();
-                return backPressureStatus(end);
+                return CLOSED;
+            }
+            if (end > log.limit.get())
+            {
+                return backPressured(end);
             }
             if (log.tail.compareAndSet(position, end))
             {

@@ -30,9 +30,10 @@ public final class ExclusivePublication extends Publication
         final ChannelUri channel,
         final int sessionId,
         final LogBuffer log,
-        final AtomicCounter backPressureEvents)
+        final AtomicCounter backPressureEvents,
+        final long registrationId)
     {
-        super(bus, channel, sessionId, log, backPressureEvents);
+        super(bus, channel, sessionId, log, backPressureEvents, registrationId);
         this.tailPosition = log.tail.get();
     }
 
@@ -44,10 +45,13 @@ public final class ExclusivePublication extends Publication
         final int required = requiredLength(length);
         final int padding = padding(position, required);
         final long end = position + padding + required;
-        if (end > log.limit.get() || closed)
+        if (closed)
         {
-            backPressureEvents.incrementOrdered();
-            return backPressureStatus(end);
+            return CLOSED;
+        }
+        if (end > log.limit.get())
+        {
+            return backPressured(end);
         }
         if (padding > 0)
         {
@@ -71,10 +75,13 @@ public final class ExclusivePublication extends Publication
         final int required = requiredLength(length);
         final int padding = padding(position, required);
         final long end = position + padding + required;
-        if (end > log.limit.get() || closed)
+        if (closed)
         {
-            backPressureEvents.incrementOrdered();
-            return backPressureStatus(end);
+            return CLOSED;
+        }
+        if (end > log.limit.get())
+        {
+            return backPressured(end);
         }
         if (padding > 0)
         {

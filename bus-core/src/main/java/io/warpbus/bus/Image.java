@@ -425,7 +425,9 @@ public final class Image
     private int checkedAlignedLength(final int offset, final int length, final long position, final long commit)
     {
         final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
-        if (length < FrameDescriptor.HEADER_LENGTH || aligned > capacity - offset || position + aligned > commit)
+        final boolean tooShort = length < FrameDescriptor.MIN_FRAME_LENGTH ||
+            (length < FrameDescriptor.HEADER_LENGTH && FrameDescriptor.TYPE_DATA == FrameDescriptor.type(ring, offset));
+        if (tooShort || aligned > capacity - offset || position + aligned > commit)
         {
             final String reason = "corrupt frame in the ring at position " + position + ": length " + length +
                 " (commit position " + commit + ")";

@@ -144,7 +144,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final long gapFrom = ring.getLong(trailer + RingDescriptor.GAP_FROM_OFFSET);
         final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
         image = new Image(subscription, session, "ipc:" + file.getFileName(), ring, capacity, position, sequence,
-            gapFrom, gapTo, conductor.counters().imagePosition(channel, session, "ipc"));
+            gapFrom, gapTo, conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
         subscription.addImage(image);
         state = CONNECTED;
         connectedAtNs = nowNs;

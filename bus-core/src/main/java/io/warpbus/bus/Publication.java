@@ -16,6 +16,7 @@
 package io.warpbus.bus;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
+import io.warpbus.bus.status.SystemCounterDescriptor;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -55,6 +56,8 @@ public abstract class Publication implements AutoCloseable
     final int maxMessageLength;
     final EpochNanoClock clock;
     final AtomicCounter backPressureEvents;
+    final AtomicCounter systemBackPressure;
+    final long registrationId;
     io.warpbus.iwarp.ProtectionDomain protectionDomain;
     volatile boolean closed;
 
@@ -63,9 +66,12 @@ public abstract class Publication implements AutoCloseable
         final ChannelUri channel,
         final int sessionId,
         final LogBuffer log,
-        final AtomicCounter backPressureEvents)
+        final AtomicCounter backPressureEvents,
+        final long registrationId)
     {
         this.bus = bus;
+        this.registrationId = registrationId;
+        this.systemBackPressure = bus.systemCounter(SystemCounterDescriptor.BACK_PRESSURE_EVENTS);
         this.channel = channel;
         this.streamId = channel.streamId();
         this.sessionId = sessionId;
@@ -237,14 +243,11 @@ public abstract class Publication implements AutoCloseable
     }
 
     /**
-     * The negative status to return when a message ending at {@code end} does not fit under the limit.
+     * The negative status to return when a message ending at {@code end} does not fit under the limit; only true
+     * back pressure from a subscriber is counted.
      */
-    final long backPressureStatus(final long end)
+    final long backPressured(final long end)
     {
-        if (closed)
-        {
-            return CLOSED;
-        }
         if (!log.connected)
         {
             return NOT_CONNECTED;
@@ -257,13 +260,20 @@ public abstract class Publication implements AutoCloseable
         {
             return ADMIN_ACTION;
         }
+        backPressureEvents.getAndAddOrdered(1);
+        systemBackPressure.getAndAddOrdered(1);
         return BACK_PRESSURED;
     }
 
+    /**
+     * Fill the rest of a term with padding. It may be as short as 8 bytes, so only the length and type are written:
+     * anything more would spill into the next term.
+     */
     final void writePadding(final long position, final int length)
     {
         final int offset = log.offset(position);
-        FrameDescriptor.putHeader(logBuffer, offset, FrameDescriptor.TYPE_PAD, 0, streamId, sessionId, 0);
+        logBuffer.putShort(offset + FrameDescriptor.TYPE_OFFSET, (short)FrameDescriptor.TYPE_PAD,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
         FrameDescriptor.commit(logBuffer, offset, length);
     }
 

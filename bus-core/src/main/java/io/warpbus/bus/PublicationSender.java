@@ -28,6 +28,7 @@ import java.util.Set;
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.bus.protocol.SubscribeHandshake;
+import io.warpbus.bus.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -58,8 +59,13 @@ final class PublicationSender
     private final AtomicCounter positionCounter;
     private final AtomicCounter limitCounter;
     private final AtomicCounter messagesOut;
+    private final AtomicCounter bytesOut;
+    private final AtomicCounter systemMessages;
+    private final AtomicCounter systemBytes;
+    private final long registrationId;
     private final BusCounters counters;
     private long nextSequence;
+    private long subscriberIds = 1;
     private long cleanProgress;
     private boolean closing;
     private long closeDeadlineNs;
@@ -88,9 +94,13 @@ final class PublicationSender
             log.windowLength / 2);
         this.dropLag = Math.min(configuredLag, log.windowLength - 2L * log.termLength);
         this.maxSubscribers = context.maxSubscribers();
-        this.positionCounter = counters.publisherPosition(channel, sessionId);
-        this.limitCounter = counters.publisherLimit(channel, sessionId);
-        this.messagesOut = counters.messagesOut(channel, sessionId);
+        this.registrationId = publication.registrationId;
+        this.positionCounter = counters.publisherPosition(registrationId, channel, sessionId);
+        this.limitCounter = counters.publisherLimit(registrationId, channel, sessionId);
+        this.messagesOut = counters.messagesOut(registrationId, channel);
+        this.bytesOut = counters.bytesOut(registrationId, channel);
+        this.systemMessages = counters.system(SystemCounterDescriptor.MESSAGES_SENT);
+        this.systemBytes = counters.system(SystemCounterDescriptor.BYTES_SENT);
         if (channel.isIpc())
         {
             ipcStream = IpcDirectory.streamDirectory(context.ipcDirectory(), streamId);
@@ -162,6 +172,8 @@ final class PublicationSender
         final long ceiling = log.cleanPosition;
         long position = log.published.get();
         int frames = 0;
+        int messages = 0;
+        long bytes = 0;
         while (position < ceiling && frames < SCAN_LIMIT)
         {
             final int offset = log.offset(position);
@@ -174,6 +186,8 @@ final class PublicationSender
             {
                 FrameDescriptor.sequence(buffer, offset, nextSequence++);
                 conductor.onPublished(this, buffer, offset, length);
+                messages++;
+                bytes += length - FrameDescriptor.HEADER_LENGTH;
             }
             position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
             frames++;
@@ -182,7 +196,10 @@ final class PublicationSender
         {
             log.published.lazySet(position);
             positionCounter.setOrdered(position);
-            messagesOut.getAndAddOrdered(frames);
+            messagesOut.getAndAddOrdered(messages);
+            bytesOut.getAndAddOrdered(bytes);
+            systemMessages.getAndAddOrdered(messages);
+            systemBytes.getAndAddOrdered(bytes);
         }
         return frames;
     }
@@ -376,6 +393,11 @@ final class PublicationSender
         return new long[] { published, nextSequence, resumeSequence, nextSequence - 1 };
     }
 
+    long nextSubscriberId()
+    {
+        return subscriberIds++;
+    }
+
     void addLink(final SubscriberLink link)
     {
         links.add(link);
@@ -465,7 +487,8 @@ final class PublicationSender
         }
         final long[] join = joinPoint(request.resumeSequence(), request.resumeSession());
         final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(policy), capacity,
-            counters.subscriberPosition(channel, sessionId, name), counters.subscriberLag(channel, sessionId, name),
+            counters.subscriberPosition(registrationId, channel, sessionId, subscriberIds, name),
+            counters.subscriberLag(registrationId, channel, sessionId, subscriberIds++, name),
             file, mapped, log.buffer);
         link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
         links.add(link);
@@ -514,6 +537,8 @@ final class PublicationSender
         counters.free(positionCounter);
         counters.free(limitCounter);
         counters.free(messagesOut);
+        counters.free(bytesOut);
+        counters.free(publication.backPressureEvents);
         if (null != ipcLock)
         {
             CloseHelper.quietClose(ipcLock.channel());

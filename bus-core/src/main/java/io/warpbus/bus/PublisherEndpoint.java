@@ -110,9 +110,12 @@ final class PublisherEndpoint
         final MemoryRegion credit = sender.protectionDomain().registerMemory(RdmaSubscriberLink.newCreditSlot(),
             Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         final String name = subscribe.name() + "@" + remote;
+        final long subscriberId = sender.nextSubscriberId();
         final RdmaSubscriberLink link = new RdmaSubscriberLink(name, subscribe,
-            conductor.counters().subscriberPosition(sender.channel, sender.sessionId, name),
-            conductor.counters().subscriberLag(sender.channel, sender.sessionId, name),
+            conductor.counters().subscriberPosition(sender.publication.registrationId, sender.channel,
+            sender.sessionId, subscriberId, name),
+            conductor.counters().subscriberLag(sender.publication.registrationId, sender.channel, sender.sessionId,
+            subscriberId, name),
             qp, cq, sender.logRegion(), credit, remote);
         link.join(join[0], nowNs);
         sender.addLink(link);

@@ -191,7 +191,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         ring.putLongOrdered(capacity + RingDescriptor.COMMIT_POSITION_OFFSET, reply.initialPosition());
         image = new Image(subscription, reply.sessionId(), channel.endpoint().toString(), ring, capacity,
             reply.initialPosition(), reply.initialSequence(), reply.gapFrom(), reply.gapTo(),
-            conductor.counters().imagePosition(channel, reply.sessionId(), channel.endpoint().toString()));
+            conductor.counters().imagePosition(subscription.registrationId(), channel, reply.sessionId(),
+            channel.endpoint().toString()));
         subscription.addImage(image);
         state = CONNECTED;
         connectedAtNs = nowNs;

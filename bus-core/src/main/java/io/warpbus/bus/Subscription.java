@@ -34,15 +34,28 @@ public final class Subscription implements AutoCloseable
     private final SlowConsumerPolicy policy;
     private final ImageListener listener;
     private final AtomicCounter gapCounter;
+    private final AtomicCounter systemGaps;
+    private final AtomicCounter messagesIn;
+    private final long registrationId;
     private final AtomicLong gapsMissing = new AtomicLong();
     private volatile Image[] images = NO_IMAGES;
     private volatile boolean closed;
     private SubscriptionEndpoint endpoint;
     private int roundRobin;
 
-    Subscription(final Bus bus, final ChannelUri channel, final ImageListener listener, final AtomicCounter gaps)
+    Subscription(
+        final Bus bus,
+        final ChannelUri channel,
+        final ImageListener listener,
+        final long registrationId,
+        final AtomicCounter gaps,
+        final AtomicCounter systemGaps,
+        final AtomicCounter messagesIn)
     {
         this.bus = bus;
+        this.registrationId = registrationId;
+        this.systemGaps = systemGaps;
+        this.messagesIn = messagesIn;
         this.channel = channel;
         this.policy = channel.policy();
         this.listener = null != listener ? listener : new ImageListener()
@@ -80,6 +93,10 @@ public final class Subscription implements AutoCloseable
         for (int i = 0; i < start && fragments < fragmentLimit; i++)
         {
             fragments += images[i].poll(handler, fragmentLimit - fragments);
+        }
+        if (fragments > 0)
+        {
+            messagesIn.getAndAddOrdered(fragments);
         }
         return fragments;
     }
@@ -200,6 +217,16 @@ public final class Subscription implements AutoCloseable
         this.endpoint = endpoint;
     }
 
+    long registrationId()
+    {
+        return registrationId;
+    }
+
+    AtomicCounter messagesIn()
+    {
+        return messagesIn;
+    }
+
     SubscriptionEndpoint endpoint()
     {
         return endpoint;
@@ -242,10 +269,8 @@ public final class Subscription implements AutoCloseable
     void onGap(final long fromSequence, final long toSequence)
     {
         gapsMissing.addAndGet(toSequence - fromSequence + 1);
-        if (null != gapCounter)
-        {
-            gapCounter.increment();
-        }
+        gapCounter.increment();
+        systemGaps.increment();
     }
 
     void onCorruptImage(final Image image, final String reason)

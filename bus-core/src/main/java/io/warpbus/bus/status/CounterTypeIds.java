@@ -58,6 +58,12 @@ public final class CounterTypeIds
     /** {@code bytes-out}: payload bytes sent on a stream. */
     public static final int STREAM_BYTES_OUT = 209;
 
+    /** {@code back-pressure}: offers of one publication refused at its limit. */
+    public static final int BACK_PRESSURE = 210;
+
+    /** {@code gaps}: gaps one subscription has seen. */
+    public static final int GAPS = 211;
+
     private CounterTypeIds()
     {
     }
@@ -92,6 +98,10 @@ public final class CounterTypeIds
                 return StreamCounters.BYTES_IN_NAME;
             case STREAM_BYTES_OUT:
                 return StreamCounters.BYTES_OUT_NAME;
+            case BACK_PRESSURE:
+                return "back-pressure";
+            case GAPS:
+                return "gaps";
             case RnicCounters.TYPE_ID:
                 return "rnic";
             default:

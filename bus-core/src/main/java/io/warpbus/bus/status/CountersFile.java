@@ -533,6 +533,22 @@ public final class CountersFile implements AutoCloseable
      * Unmap the file; the owner first marks it closed so readers can tell a clean shutdown from a crash. The file
      * stays on disk. Idempotent. Counters and buffers obtained from this mapping must not be used afterwards.
      */
+    /**
+     * Mark the file closed by its owner but leave it mapped until the garbage collector releases it: counters
+     * still held by application threads that outlive their bus stay safe to touch. The file stays on disk so
+     * {@code warpbus stat} can show the final values.
+     */
+    public void markClosed()
+    {
+        if (!closed && owner)
+        {
+            header.putIntRelease(OWNER_STATE_OFFSET, OWNER_CLOSED);
+        }
+    }
+
+    /**
+     * Close: mark the file closed by its owner and unmap it.
+     */
     public void close()
     {
         if (!closed)

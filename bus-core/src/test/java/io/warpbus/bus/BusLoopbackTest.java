@@ -1,0 +1,234 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.zip.CRC32C;
+
+import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+@Timeout(60)
+class BusLoopbackTest
+{
+    @TempDir
+    Path dir;
+    private Bus bus;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != bus)
+        {
+            bus.close();
+        }
+    }
+
+    private Bus launch()
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024));
+        return bus;
+    }
+
+    static String channel(final String transport, final int stream) throws Exception
+    {
+        if ("ipc".equals(transport))
+        {
+            return "warp:ipc?stream=" + stream;
+        }
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return "warp:iwarp?endpoint=127.0.0.1:" + socket.getLocalPort() + "|stream=" + stream;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldDeliverEveryMessageInOrderExactlyOnce(final String transport) throws Exception
+    {
+        launch();
+        final String channel = channel(transport, 1001);
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        await(publication::isConnected, "publication to connect");
+
+        final int count = 200_000;
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        final CRC32C sent = new CRC32C();
+        final CRC32C received = new CRC32C();
+        final long[] next = { 0 };
+        final int[] errors = { 0 };
+        final byte[] scratch = new byte[256];
+        int published = 0;
+        while (next[0] < count)
+        {
+            checkInterrupted();
+            if (published < count)
+            {
+                final int length = 8 + published % 200;
+                message.putLong(0, published);
+                final long result = publication.offer(message, 0, length);
+                if (result > 0)
+                {
+                    message.getBytes(0, scratch, 0, length);
+                    sent.update(scratch, 0, length);
+                    published++;
+                }
+            }
+            bus.doWork();
+            subscription.poll((buffer, offset, length, header) ->
+            {
+                if (buffer.getLong(offset) != next[0] || header.sequence() != next[0])
+                {
+                    errors[0]++;
+                }
+                buffer.getBytes(offset, scratch, 0, length);
+                received.update(scratch, 0, length);
+                next[0]++;
+            }, 100);
+        }
+        assertEquals(0, errors[0], "messages out of order or with the wrong sequence");
+        assertEquals(sent.getValue(), received.getValue(), "checksum over the payloads");
+        assertEquals(0, subscription.missingMessages());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldReassembleFragmentedMessages(final String transport) throws Exception
+    {
+        launch();
+        final String channel = channel(transport, 7);
+        final Subscription subscription = bus.addSubscription(channel);
+        final ConcurrentPublication publication = bus.addPublication(channel);
+        await(publication::isConnected, "publication to connect");
+        final int length = publication.maxMessageLength();
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        for (int i = 0; i < length; i++)
+        {
+            message.putByte(i, (byte)i);
+        }
+        final List<Integer> lengths = new ArrayList<>();
+        final FragmentAssembler assembler = new FragmentAssembler((buffer, offset, len, header) ->
+        {
+            for (int i = 0; i < len; i++)
+            {
+                if (buffer.getByte(offset + i) != (byte)i)
+                {
+                    fail("byte " + i + " of a reassembled message is wrong");
+                }
+            }
+            lengths.add(len);
+        });
+        int offered = 0;
+        while (lengths.size() < 20)
+        {
+            checkInterrupted();
+            if (offered < 20 && publication.offer(message, 0, length) > 0)
+            {
+                offered++;
+            }
+            bus.doWork();
+            subscription.poll(assembler, 10);
+        }
+        assertEquals(20, lengths.size());
+        assertTrue(lengths.stream().allMatch((l) -> l == length));
+    }
+
+    @Test
+    void shouldReturnNotConnectedWithoutSubscribers() throws Exception
+    {
+        launch();
+        final ExclusivePublication publication = bus.addExclusivePublication(channel("iwarp", 3));
+        bus.doWork();
+        assertEquals(Publication.NOT_CONNECTED, publication.offer(new UnsafeBuffer(new byte[8]), 0, 8));
+        publication.close();
+        assertEquals(Publication.CLOSED, publication.offer(new UnsafeBuffer(new byte[8]), 0, 8));
+    }
+
+    @Test
+    void shouldBackPressureWhenABlockingSubscriberStopsPolling() throws Exception
+    {
+        launch();
+        final String channel = channel("iwarp", 9);
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        await(publication::isConnected, "publication to connect");
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
+        long accepted = 0;
+        long result = 0;
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (result != Publication.BACK_PRESSURED && System.nanoTime() - deadline < 0)
+        {
+            checkInterrupted();
+            result = publication.offer(message, 0, 1000);
+            if (result > 0)
+            {
+                accepted++;
+            }
+            bus.doWork();
+        }
+        assertEquals(Publication.BACK_PRESSURED, result);
+        // The ring holds 256 KiB: the publisher stops within one frame (and one term's padding) of it.
+        final long position = publication.position();
+        assertTrue(position <= 256 * 1024 && position > 256 * 1024 - 2 * 1032, "stopped at position " + position);
+        final long[] delivered = { 0 };
+        final long total = accepted;
+        await(() ->
+        {
+            subscription.poll((b, o, l, h) -> delivered[0]++, 100);
+            return delivered[0] == total;
+        }, "everything accepted to arrive");
+    }
+
+    static void checkInterrupted()
+    {
+        if (Thread.currentThread().isInterrupted())
+        {
+            fail("interrupted: the test timed out");
+        }
+    }
+
+    private void await(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean())
+        {
+            checkInterrupted();
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("timed out waiting for " + what);
+            }
+            bus.doWork();
+        }
+    }
+}

@@ -52,6 +52,10 @@ final class LogBuffer
     volatile boolean limitedByCleaning;
     /** At least one subscriber is attached. */
     volatile boolean connected;
+    /** Subscribers attached. */
+    volatile int subscriberCount;
+    /** Log position every attached subscriber has consumed (or been sent, when conflating). */
+    volatile long slowestPosition;
     /** Zeroed up to here (conductor only). */
     long cleanPosition;
     MemoryRegion region;

@@ -167,6 +167,27 @@ public abstract class Publication implements AutoCloseable
     }
 
     /**
+     * Subscribers currently attached.
+     *
+     * @return the count.
+     */
+    public int subscriberCount()
+    {
+        return log.subscriberCount;
+    }
+
+    /**
+     * Have all attached subscribers consumed everything offered so far (conflating ones: been sent it)?
+     *
+     * @return true when nothing is in flight.
+     */
+    public boolean isDrained()
+    {
+        final long position = log.tail.get();
+        return log.published.get() >= position && log.slowestPosition >= position;
+    }
+
+    /**
      * Longest message {@link #offer} takes.
      *
      * @return bytes.

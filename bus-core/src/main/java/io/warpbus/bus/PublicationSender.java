@@ -125,6 +125,8 @@ final class PublicationSender
         }
         final long published = log.published.get();
         boolean connected = false;
+        int subscribers = 0;
+        long slowest = published;
         long blockingLimit = Long.MAX_VALUE;
         for (int i = links.size() - 1; i >= 0; i--)
         {
@@ -150,12 +152,16 @@ final class PublicationSender
             link.positionCounter.setOrdered(link.consumed);
             link.lagCounter.setOrdered(link.lag(published));
             connected = true;
+            subscribers++;
+            slowest = Math.min(slowest, published - link.lag(published));
             if (SlowConsumerPolicy.BLOCK == link.policy)
             {
                 blockingLimit = Math.min(blockingLimit, link.consumed + link.ringCapacity);
             }
         }
         updateLimit(connected, blockingLimit, published);
+        log.subscriberCount = subscribers;
+        log.slowestPosition = slowest;
         if (closing)
         {
             finishClosing(nowNs, published);

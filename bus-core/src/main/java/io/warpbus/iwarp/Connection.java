@@ -869,9 +869,12 @@ final class Connection
         close();
     }
 
+    /**
+     * The connection could not be made: an expected outcome (a peer not up yet is refused), reported in the
+     * CONNECT_ERROR event and counted, not logged as a fault.
+     */
     private void connectFailed(final String reason)
     {
-        agent.onError(new IwarpException(reason));
         counters.connectionFailures.incrementOrdered();
         closeReason = reason;
         if (null != qp)
@@ -886,6 +889,7 @@ final class Connection
     {
         if (initiator)
         {
+            agent.onError(new IwarpException("MPA exchange with " + remoteAddress + " failed: " + reason));
             connectFailed("MPA exchange with " + remoteAddress + " failed: " + reason);
         }
         else

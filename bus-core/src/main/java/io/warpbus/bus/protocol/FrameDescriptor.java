@@ -41,7 +41,8 @@ import org.agrona.concurrent.AtomicBuffer;
  *  |                            Payload                          ...  32
  * </pre>
  * All fields little-endian. Frames start 8-byte aligned and never cross a term boundary: a frame that does not
- * fit in the rest of a term is preceded by a padding frame that fills it (as little as 8 bytes: length and type). The frame length, written last with an
+ * fit in the rest of a term is preceded by a padding frame that fills it (as little as 8 bytes: length and
+ * type). The frame length, written last with an
  * ordered store, commits the frame in the publisher's log; a subscriber reads only frames below the commit
  * position of its ring (see {@link RingDescriptor}), so it never sees a torn frame.
  */

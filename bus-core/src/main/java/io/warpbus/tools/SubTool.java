@@ -1,0 +1,180 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.tools;
+
+import java.io.PrintStream;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.zip.CRC32C;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.bus.BusContext;
+import io.warpbus.bus.FragmentAssembler;
+import io.warpbus.bus.Header;
+import io.warpbus.bus.Image;
+import io.warpbus.bus.ImageListener;
+import io.warpbus.bus.Subscription;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * {@code warpbus sub --channel URI [--count N]}: receives messages and, once it has N (or on Ctrl-C), prints
+ * {@code received N messages, gaps G, duplicates D, checksum HEX}: G gaps reported by the bus, D messages that
+ * arrived again with a sequence already delivered, and the CRC32C chained over the payloads in order (the same
+ * function {@code warpbus pub} prints), so equal checksums mean nothing was lost, reordered or duplicated.
+ */
+public final class SubTool
+{
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    private static final Set<String> OPTIONS = Set.of("--channel", "--count", "--timeout", "--idle");
+
+    private final CRC32C crc = new CRC32C();
+    private final Int2ObjectHashMap<long[]> lastSequence = new Int2ObjectHashMap<>();
+    private byte[] scratch = new byte[4096];
+    private volatile long received;
+    private volatile long gaps;
+    private volatile long duplicates;
+
+    private SubTool()
+    {
+    }
+
+    /**
+     * Run the tool.
+     *
+     * @param args the options.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(run(args, System.out, System.err, new AtomicBoolean(true)));
+    }
+
+    static int run(final String[] args, final PrintStream out, final PrintStream err, final AtomicBoolean running)
+    {
+        final ToolArgs options;
+        final String channel;
+        final long count;
+        final long timeoutNs;
+        try
+        {
+            options = ToolArgs.parse(args, OPTIONS, Set.of());
+            channel = options.required("--channel");
+            count = options.number("--count", 0, 0, Long.MAX_VALUE);
+            timeoutNs = TimeUnit.SECONDS.toNanos(options.number("--timeout", 0, 0, 86_400));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("warpbus sub: " + ex.getMessage());
+            err.println("usage: warpbus sub --channel URI [--count N] [--timeout SECONDS] [--idle STRATEGY]");
+            return EXIT_USAGE;
+        }
+        final SubTool tool = new SubTool();
+        final AtomicBoolean printed = new AtomicBoolean();
+        final Thread hook = new Thread(() ->
+        {
+            running.set(false);
+            tool.print(out, printed);
+        }, "warpbus-sub-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        final BusContext context = new BusContext().name("sub-" + ProcessHandle.current().pid())
+            .idleStrategy(options.string("--idle", "backoff"));
+        try (Bus bus = Bus.launch(context))
+        {
+            final Subscription subscription = bus.addSubscription(channel, tool.listener());
+            final FragmentAssembler assembler = new FragmentAssembler(tool::onMessage);
+            final IdleStrategy idle = new BackoffIdleStrategy();
+            final long deadline = System.nanoTime() + timeoutNs;
+            while (running.get() && (0 == count || tool.received < count))
+            {
+                if (timeoutNs > 0 && System.nanoTime() - deadline > 0)
+                {
+                    err.println("warpbus sub: timed out with " + tool.received + " of " + count + " messages");
+                    tool.print(out, printed);
+                    return EXIT_FAILED;
+                }
+                idle.idle(subscription.poll(assembler, 256));
+            }
+            tool.print(out, printed);
+            return EXIT_OK;
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("warpbus sub: " + ex.getMessage());
+            return EXIT_FAILED;
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ignore)
+            {
+                // Already shutting down: the hook prints.
+            }
+        }
+    }
+
+    private ImageListener listener()
+    {
+        return new ImageListener()
+        {
+            @Override
+            public void onGap(final Image image, final long fromSequence, final long toSequence, final long position)
+            {
+                gaps++;
+            }
+        };
+    }
+
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        long[] last = lastSequence.get(header.sessionId());
+        if (null == last)
+        {
+            last = new long[] { -1 };
+            lastSequence.put(header.sessionId(), last);
+        }
+        if (header.sequence() <= last[0])
+        {
+            duplicates++;
+            return;
+        }
+        last[0] = header.sequence();
+        if (scratch.length < length)
+        {
+            scratch = new byte[length];
+        }
+        buffer.getBytes(offset, scratch, 0, length);
+        crc.update(scratch, 0, length);
+        received++;
+    }
+
+    private void print(final PrintStream out, final AtomicBoolean printed)
+    {
+        if (printed.compareAndSet(false, true))
+        {
+            out.println("received " + received + " messages, gaps " + gaps + ", duplicates " + duplicates +
+                ", checksum " + PubTool.hex(crc.getValue()));
+            out.flush();
+        }
+    }
+}

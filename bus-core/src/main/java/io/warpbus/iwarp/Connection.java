@@ -933,6 +933,7 @@ final class Connection
                 }
                 if (initiator || null != qp)
                 {
+                    agent.onError(new IwarpException(reason));
                     connectFailed(reason);
                 }
                 else

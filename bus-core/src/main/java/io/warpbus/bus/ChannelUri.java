@@ -247,6 +247,36 @@ public final class ChannelUri
     }
 
     /**
+     * A duration parameter such as {@code lag-timeout=500ms}.
+     *
+     * @param name         parameter name.
+     * @param defaultValue nanoseconds when absent.
+     * @return nanoseconds.
+     */
+    public long durationNs(final String name, final long defaultValue)
+    {
+        final String value = params.get(name);
+        if (null == value)
+        {
+            return defaultValue;
+        }
+        try
+        {
+            final long ns = SystemUtil.parseDuration(name, value);
+            if (ns <= 0)
+            {
+                throw new NumberFormatException("not positive");
+            }
+            return ns;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("channel '" + uri + "': " + name + "=" + value +
+                " is not a duration (e.g. 500ms or 2s)");
+        }
+    }
+
+    /**
      * The name parameter.
      *
      * @param defaultValue value when absent.
@@ -321,6 +351,7 @@ public final class ChannelUri
         {
             size("lag", 0);
         }
+        durationNs("lag-timeout", 0);
     }
 
     private static boolean isKnown(final String name)
@@ -334,6 +365,7 @@ public final class ChannelUri
             case "term":
             case "window":
             case "lag":
+            case "lag-timeout":
             case "conflation-key":
             case "name":
                 return true;

@@ -270,6 +270,18 @@ public final class Image
     }
 
     /**
+     * The first sequence the application has not seen: where a new image should resume after this one closes.
+     * A gap announced at join but not yet reported (the image closed before a poll) is resumed from its start,
+     * so it is reported by the next image rather than lost.
+     *
+     * @return the sequence.
+     */
+    long resumeSequence()
+    {
+        return pendingGapFrom >= 0 ? pendingGapFrom : lastSequence.get() + 1;
+    }
+
+    /**
      * Gaps seen (each a run of missing sequences).
      *
      * @return the count.

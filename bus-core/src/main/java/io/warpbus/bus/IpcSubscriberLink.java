@@ -17,7 +17,6 @@ package io.warpbus.bus;
 
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
@@ -154,23 +153,8 @@ final class IpcSubscriberLink extends SubscriberLink
      */
     static void reject(final UnsafeBuffer ring, final int offset, final String reason)
     {
-        writeReason(ring, offset, reason);
+        RingDescriptor.putReason(ring, offset + RingDescriptor.REASON_OFFSET, reason);
         ring.putIntOrdered(offset + RingDescriptor.PUBLISHER_STATUS_OFFSET, RingDescriptor.PUBLISHER_REJECTED);
-    }
-
-    static void writeReason(final UnsafeBuffer ring, final int offset, final String reason)
-    {
-        final byte[] text = reason.getBytes(StandardCharsets.US_ASCII);
-        final int length = Math.min(text.length, RingDescriptor.MAX_REASON_LENGTH);
-        ring.putInt(offset + RingDescriptor.REASON_OFFSET, length);
-        ring.putBytes(offset + RingDescriptor.REASON_OFFSET + 4, text, 0, length);
-    }
-
-    static String readReason(final UnsafeBuffer ring, final int offset)
-    {
-        final int length = ring.getInt(offset + RingDescriptor.REASON_OFFSET);
-        return length <= 0 || length > RingDescriptor.MAX_REASON_LENGTH ? "no reason given" :
-            ring.getStringWithoutLengthAscii(offset + RingDescriptor.REASON_OFFSET + 4, length);
     }
 
     @Override
@@ -183,7 +167,7 @@ final class IpcSubscriberLink extends SubscriberLink
         closeReason = reason;
         if (RingDescriptor.PUBLISHER_REJECTED == status || RingDescriptor.PUBLISHER_DROPPED == status)
         {
-            writeReason(ring, trailer, reason);
+            RingDescriptor.putReason(ring, trailer + RingDescriptor.REASON_OFFSET, reason);
             ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, status);
         }
         else

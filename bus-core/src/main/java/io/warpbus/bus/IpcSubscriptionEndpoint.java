@@ -75,6 +75,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         ring.putInt(trailer + RingDescriptor.STREAM_ID_OFFSET, channel.streamId());
         ring.putInt(trailer + RingDescriptor.CAPACITY_OFFSET, capacity);
         ring.putInt(trailer + RingDescriptor.POLICY_OFFSET, subscription.policy().ordinal());
+        ring.putLong(trailer + RingDescriptor.DROP_LAG_OFFSET, channel.size("lag", 0));
+        ring.putLong(trailer + RingDescriptor.DROP_AFTER_OFFSET, channel.durationNs("lag-timeout", 0));
         offer(-1, 0);
     }
 
@@ -118,7 +120,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 }
                 if (RingDescriptor.PUBLISHER_REJECTED == status)
                 {
-                    final String reason = IpcSubscriberLink.readReason(ring, trailer);
+                    final String reason = RingDescriptor.reason(ring, trailer + RingDescriptor.REASON_OFFSET);
                     if (!reason.equals(reportedRejection))
                     {
                         reportedRejection = reason;
@@ -160,7 +162,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         else if (RingDescriptor.PUBLISHER_DROPPED == status)
         {
-            closeReason = "dropped by the publisher: " + IpcSubscriberLink.readReason(ring, trailer);
+            closeReason = "dropped by the publisher: " + RingDescriptor.reason(ring, trailer +
+                RingDescriptor.REASON_OFFSET);
         }
         else
         {
@@ -193,7 +196,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         conductor.counters().free(image.positionCounter());
         subscription.listener().onUnavailable(image, closeReason);
         conductor.countDisconnect();
-        final long resume = image.lastSequence() + 1;
+        final long resume = image.resumeSequence();
         final int session = image.sessionId();
         image = null;
         if (closing)

@@ -55,6 +55,7 @@ final class PublicationSender
     private final int keyOffset;
     private final int keyLength;
     private final long dropLag;
+    private final long maxDropLag;
     private final int maxSubscribers;
     private final AtomicCounter positionCounter;
     private final AtomicCounter limitCounter;
@@ -90,9 +91,9 @@ final class PublicationSender
         this.counters = counters;
         this.keyOffset = channel.conflationKeyOffset();
         this.keyLength = channel.conflationKeyLength();
-        final int configuredLag = channel.size("lag", 0 != context.dropLag() ? context.dropLag() :
-            log.windowLength / 2);
-        this.dropLag = Math.min(configuredLag, log.windowLength - 2L * log.termLength);
+        this.maxDropLag = log.windowLength - 2L * log.termLength;
+        this.dropLag = Math.min(channel.size("lag", 0 != context.dropLag() ? context.dropLag() :
+            log.windowLength / 2), maxDropLag);
         this.maxSubscribers = context.maxSubscribers();
         this.registrationId = publication.registrationId;
         this.positionCounter = counters.publisherPosition(registrationId, channel, sessionId);
@@ -278,12 +279,12 @@ final class PublicationSender
             return "subscriber heartbeat timeout: nothing heard for " + (nowNs - link.lastHeardNs) / 1_000_000 +
                 " ms";
         }
-        if (SlowConsumerPolicy.DROP == link.policy && link.lag(published) > dropLag)
+        final String slow = link.dropReason(published, nowNs);
+        if (null != slow)
         {
             conductor.countSlowConsumerDrop();
-            return "slow consumer: " + link.lag(published) + " bytes behind, more than the drop lag of " + dropLag;
         }
-        return null;
+        return slow;
     }
 
     void dropLink(final SubscriberLink link, final String reason, final int status)
@@ -326,6 +327,10 @@ final class PublicationSender
         {
             return "unknown slow-consumer policy code " + request.policy();
         }
+        if (request.dropLag() < 0 || request.dropAfterNs() < 0)
+        {
+            return "negative drop lag " + request.dropLag() + " or lag-timeout " + request.dropAfterNs() + " ns";
+        }
         if (SlowConsumerPolicy.CONFLATE == SlowConsumerPolicy.fromCode(request.policy()) && 0 == keyLength)
         {
             return "stream " + streamId + " does not allow conflation (the publication declares no conflation-key)";
@@ -344,7 +349,7 @@ final class PublicationSender
             if (SubscriberLink.CLOSED != link.state)
             {
                 active++;
-                if (link.name.equals(request.name()))
+                if (request.name().equals(link.clientName))
                 {
                     return "duplicate subscription '" + request.name() + "' on stream " + streamId +
                         " (already connected" + (null != remote ? ", new request from " + remote : "") + ")";
@@ -359,20 +364,24 @@ final class PublicationSender
     }
 
     /**
-     * Where a subscriber joins: live, or resuming from a sequence of this session while the log still holds it.
+     * Where a subscriber joins: live, or resuming from a sequence of this session while the log still holds it. A
+     * drop subscriber resumes only from within its drop lag (further back it would be dropped again at once): it
+     * joins live instead and is told the range it missed, to fill from the journal.
      *
      * @return {position, sequence, gapFrom, gapTo}.
      */
-    long[] joinPoint(final long resumeSequence, final int resumeSession)
+    long[] joinPoint(final SubscribeHandshake.Request request)
     {
+        final long resumeSequence = request.resumeSequence();
         final long published = log.published.get();
-        if (resumeSequence < 0 || resumeSession != sessionId || resumeSequence >= nextSequence)
+        if (resumeSequence < 0 || request.resumeSession() != sessionId || resumeSequence >= nextSequence)
         {
             return new long[] { published, nextSequence, -1, -1 };
         }
+        final long earliest = SlowConsumerPolicy.DROP == SlowConsumerPolicy.fromCode(request.policy()) ?
+            published - dropLagFor(request) : Long.MIN_VALUE;
         final UnsafeBuffer buffer = log.buffer;
         long position = log.oldestRetained();
-        long firstRetained = -1;
         while (position < published)
         {
             final int offset = log.offset(position);
@@ -384,12 +393,12 @@ final class PublicationSender
             if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
             {
                 final long sequence = FrameDescriptor.sequence(buffer, offset);
-                if (firstRetained < 0)
-                {
-                    firstRetained = sequence;
-                }
                 if (sequence >= resumeSequence)
                 {
+                    if (position < earliest)
+                    {
+                        break;
+                    }
                     final boolean gap = sequence > resumeSequence;
                     return new long[] { position, sequence, gap ? resumeSequence : -1, gap ? sequence - 1 : -1 };
                 }
@@ -399,13 +408,28 @@ final class PublicationSender
         return new long[] { published, nextSequence, resumeSequence, nextSequence - 1 };
     }
 
+    private long dropLagFor(final SubscribeHandshake.Request request)
+    {
+        // The publisher's retained log bounds how far behind anyone may fall, whatever they asked for.
+        return Math.min(0 != request.dropLag() ? request.dropLag() : dropLag, maxDropLag);
+    }
+
     long nextSubscriberId()
     {
         return subscriberIds++;
     }
 
-    void addLink(final SubscriberLink link)
+    /**
+     * Start serving a subscriber that was validated and joined.
+     *
+     * @param link    the subscriber.
+     * @param request what it asked for.
+     */
+    void addLink(final SubscriberLink link, final SubscribeHandshake.Request request)
     {
+        link.clientName = request.name();
+        link.dropLag = dropLagFor(request);
+        link.dropAfterNs = request.dropAfterNs();
         links.add(link);
     }
 
@@ -471,7 +495,9 @@ final class PublicationSender
             ring.getInt(capacity + RingDescriptor.STREAM_ID_OFFSET), 0, 0,
             ring.getInt(capacity + RingDescriptor.CAPACITY_OFFSET), policy,
             ring.getLong(capacity + RingDescriptor.RESUME_SEQUENCE_OFFSET),
-            ring.getInt(capacity + RingDescriptor.PUBLISHER_SESSION_OFFSET), name);
+            ring.getInt(capacity + RingDescriptor.PUBLISHER_SESSION_OFFSET),
+            ring.getLong(capacity + RingDescriptor.DROP_LAG_OFFSET),
+            ring.getLong(capacity + RingDescriptor.DROP_AFTER_OFFSET), name);
         String refusal = request.ringCapacity() != capacity ?
             "ring file holds " + capacity + " bytes of frames but declares " + request.ringCapacity() : null;
         if (null == refusal && request.streamId() != streamId)
@@ -491,13 +517,13 @@ final class PublicationSender
             org.agrona.IoUtil.unmap(mapped);
             return false;
         }
-        final long[] join = joinPoint(request.resumeSequence(), request.resumeSession());
+        final long[] join = joinPoint(request);
         final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(policy), capacity,
             counters.subscriberPosition(registrationId, channel, sessionId, subscriberIds, name),
             counters.subscriberLag(registrationId, channel, sessionId, subscriberIds++, name),
             file, mapped, log.buffer);
         link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
-        links.add(link);
+        addLink(link, request);
         conductor.countConnection();
         return true;
     }

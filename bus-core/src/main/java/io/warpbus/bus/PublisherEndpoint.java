@@ -103,7 +103,7 @@ final class PublisherEndpoint
             reject(request, refusal);
             return;
         }
-        final long[] join = sender.joinPoint(subscribe.resumeSequence(), subscribe.resumeSession());
+        final long[] join = sender.joinPoint(subscribe);
         final CompletionQueue cq = rnic.createCompletionQueue(1024);
         final QueuePair qp = sender.protectionDomain().createQueuePair(
             new QueuePairAttributes().completionQueue(cq).sendQueueDepth(1024).receiveQueueDepth(1));
@@ -118,7 +118,7 @@ final class PublisherEndpoint
             subscriberId, name),
             qp, cq, sender.logRegion(), credit, remote);
         link.join(join[0], nowNs);
-        sender.addLink(link);
+        sender.addLink(link, subscribe);
         conductor.track(qp, sender, link);
         final SubscribeHandshake.Reply reply = new SubscribeHandshake.Reply(sender.sessionId,
             sender.log.termLength, join[0], join[1], credit.stag(), credit.address(), join[2], join[3]);

@@ -35,11 +35,13 @@ import org.agrona.concurrent.status.AtomicCounter;
  * the subscriber's ring, and each batch ends with a small inline RDMA Write of the commit position into the ring's
  * metadata. Writes on one connection are placed in the order sent (TCP order, and the engine places each FPDU
  * whole with a release fence), so a subscriber that sees the commit sees the frames below it. The subscriber
- * writes its consumed position and a heartbeat into a 64-byte credit slot registered for it alone.
+ * writes its consumed position and a heartbeat into the first 16 bytes of a credit slot registered for it alone;
+ * the slot's tail stages the reason the publisher gives when it drops the subscriber.
  */
 final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandler
 {
-    static final int CREDIT_SLOT_LENGTH = 64;
+    static final int CREDIT_SLOT_LENGTH = 64 + RingDescriptor.REASON_FIELD_LENGTH;
+    private static final int REASON_STAGING_OFFSET = 64;
 
     final QueuePair qp;
     final CompletionQueue cq;
@@ -50,6 +52,8 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     final String remote;
     private final UnsafeBuffer credit;
     private long completedLogPosition;
+    private long lastCommitLogPosition;
+    private boolean writtenSinceCommit;
     private String failure;
 
     RdmaSubscriberLink(
@@ -85,6 +89,7 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     {
         super.join(position, nowNs);
         completedLogPosition = position;
+        lastCommitLogPosition = position;
         credit.putLong(0, position, ByteOrder.LITTLE_ENDIAN);
         credit.putLongVolatile(8, 0);
     }
@@ -92,8 +97,12 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     @Override
     boolean writeRange(final int logOffset, final int length, final int ringOffset)
     {
-        return QueuePair.POSTED == qp.postWrite(0, logRegion, logOffset, length, ringStag,
-            ringAddress + ringOffset, 0);
+        if (QueuePair.POSTED == qp.postWrite(0, logRegion, logOffset, length, ringStag, ringAddress + ringOffset, 0))
+        {
+            writtenSinceCommit = true;
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -101,7 +110,12 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     {
         final long header = (length & 0xFFFF_FFFFL) | ((long)FrameDescriptor.TYPE_PAD << 32) |
             ((long)FrameDescriptor.VERSION << 56);
-        return QueuePair.POSTED == qp.postWriteInline(0, header, 0, 0, 8, ringStag, ringAddress + ringOffset, 0);
+        if (QueuePair.POSTED == qp.postWriteInline(0, header, 0, 0, 8, ringStag, ringAddress + ringOffset, 0))
+        {
+            writtenSinceCommit = true;
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -109,8 +123,14 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
         final long commitPosition, final long logPosition, final long nowMs, final int sessionId, final int status)
     {
         final long sessionAndStatus = (sessionId & 0xFFFF_FFFFL) | ((long)status << 32);
-        return QueuePair.POSTED == qp.postWriteInline(logPosition, commitPosition, nowMs, sessionAndStatus,
-            24, ringStag, ringAddress + ringCapacity + RingDescriptor.COMMIT_POSITION_OFFSET, QueuePair.SIGNALED);
+        if (QueuePair.POSTED == qp.postWriteInline(logPosition, commitPosition, nowMs, sessionAndStatus,
+            24, ringStag, ringAddress + ringCapacity + RingDescriptor.COMMIT_POSITION_OFFSET, QueuePair.SIGNALED))
+        {
+            lastCommitLogPosition = logPosition;
+            writtenSinceCommit = false;
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -157,7 +177,10 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     @Override
     long completedLogPosition()
     {
-        return completedLogPosition;
+        // A conflating subscriber skips frames without writing anything: once every write is complete, the
+        // log up to where it has got is no longer needed.
+        return !writtenSinceCommit && completedLogPosition >= lastCommitLogPosition ? logPosition :
+            completedLogPosition;
     }
 
     /**
@@ -180,6 +203,9 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
         closeReason = reason;
         if (ACTIVE == state)
         {
+            RingDescriptor.putReason(credit, REASON_STAGING_OFFSET, reason);
+            qp.postWrite(0, creditRegion, REASON_STAGING_OFFSET, RingDescriptor.REASON_FIELD_LENGTH, ringStag,
+                ringAddress + ringCapacity + RingDescriptor.REASON_OFFSET, 0);
             qp.postWriteInline(logPosition, committed, System.currentTimeMillis(),
                 (long)status << 32, 24, ringStag, ringAddress + ringCapacity, 0);
         }

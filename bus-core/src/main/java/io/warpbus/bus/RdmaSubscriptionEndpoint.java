@@ -129,7 +129,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         ring.setMemory(capacity, RingDescriptor.TRAILER_LENGTH, (byte)0);
         final SubscribeHandshake.Request request = new SubscribeHandshake.Request(channel.streamId(),
             ringRegion.stag(), ringRegion.address(), capacity, subscription.policy().ordinal(), resumeSequence,
-            resumeSession, name);
+            resumeSession, channel.size("lag", 0), channel.durationNs("lag-timeout", 0), name);
         state = CONNECTING;
         conductor.watch(qp, this);
         rnic.connectionManager().connect(qp, channel.endpoint(),
@@ -247,7 +247,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         final int status = ring.getIntVolatile(capacity + RingDescriptor.PUBLISHER_STATUS_OFFSET);
         if (RingDescriptor.PUBLISHER_DROPPED == status)
         {
-            return "dropped by the publisher as a slow consumer";
+            return "dropped by the publisher: " + RingDescriptor.reason(ring, capacity + RingDescriptor.REASON_OFFSET);
         }
         if (RingDescriptor.PUBLISHER_CLOSED == status)
         {
@@ -268,7 +268,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         {
             return 0;
         }
-        resumeSequence = image.lastSequence() + 1;
+        resumeSequence = image.resumeSequence();
         resumeSession = image.sessionId();
         subscription.removeImage(image);
         conductor.counters().free(image.positionCounter());

@@ -38,6 +38,15 @@ abstract class SubscriberLink
     static final int CLOSED = 2;
 
     final String name;
+    /** The name the subscriber gave itself (without its address): two subscriptions may not share it. */
+    String clientName;
+    /** Drop policy: bytes behind that get the subscriber dropped. */
+    long dropLag;
+    /** Drop policy: how long it may stay behind without consuming, 0 for no limit. */
+    long dropAfterNs;
+    /** When the subscriber last consumed something or was caught up. */
+    long progressNs;
+    private long progressPosition;
     final SlowConsumerPolicy policy;
     final int ringCapacity;
     final int ringMask;
@@ -85,6 +94,39 @@ abstract class SubscriberLink
         consumed = position;
         lastCommitNs = nowNs;
         lastHeardNs = nowNs;
+        progressNs = nowNs;
+        progressPosition = position;
+    }
+
+    /**
+     * Why a drop subscriber should be dropped now, or null.
+     *
+     * @param published the publisher's position.
+     * @param nowNs     now.
+     * @return the reason, or null.
+     */
+    final String dropReason(final long published, final long nowNs)
+    {
+        final long lag = published - consumed;
+        if (consumed != progressPosition || 0 == lag)
+        {
+            progressPosition = consumed;
+            progressNs = nowNs;
+        }
+        if (SlowConsumerPolicy.DROP != policy)
+        {
+            return null;
+        }
+        if (lag > dropLag)
+        {
+            return "slow consumer: " + lag + " bytes behind, more than the drop lag of " + dropLag;
+        }
+        if (dropAfterNs > 0 && nowNs - progressNs > dropAfterNs)
+        {
+            return "slow consumer: consumed nothing for " + (nowNs - progressNs) / 1_000_000 + " ms while " + lag +
+                " bytes behind (lag-timeout " + dropAfterNs / 1_000_000 + " ms)";
+        }
+        return null;
     }
 
     /** Copy or write log bytes into the subscriber's ring; false when the transport is full for now. */

@@ -43,6 +43,8 @@ final class TransmitRing
     private static final int SEGMENT_CAPACITY = 256;
     private static final int SEGMENT_MASK = SEGMENT_CAPACITY - 1;
     private static final int IOV_MAX = 64;
+    /** Fills the unused tail of the gather list: the JDK skips empty buffers. */
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
 
     final ByteBuffer bytes;
     final UnsafeBuffer buffer;
@@ -260,7 +262,13 @@ final class TransmitRing
                 view.limit(offset + segmentLength[slot]).position(offset);
                 iov[i] = view;
             }
-            written = channel.write(iov, 0, count);
+            // Always pass the whole list: the JDK caches one native iovec array per thread and replaces it,
+            // allocating, whenever a write gathers more buffers than any before it on that thread.
+            for (int i = count; i < IOV_MAX && EMPTY != iov[i]; i++)
+            {
+                iov[i] = EMPTY;
+            }
+            written = channel.write(iov, 0, IOV_MAX);
         }
         if (written > 0)
         {

@@ -15,8 +15,7 @@
  */
 package io.warpbus.iwarp;
 
-import java.lang.management.ManagementFactory;
-
+import io.warpbus.testing.ThreadAllocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,12 +68,9 @@ class SteadyStateAllocationTest
         pair.connect();
 
         runOperations(WARM_UP);
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
-        final long before = threads.getThreadAllocatedBytes(threadId);
+        final long before = ThreadAllocation.current();
         runOperations(MEASURED);
-        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+        final long allocated = ThreadAllocation.current() - before;
 
         assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
         assertEquals(0, allocated, "bytes allocated over " + MEASURED + " rounds of Writes, Sends and Reads");

@@ -15,7 +15,6 @@
  */
 package io.warpbus.marketdata;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +30,7 @@ import io.warpbus.marketdata.sbe.TradeDecoder;
 import io.warpbus.marketdata.sbe.UpdateAction;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.warpbus.testing.ThreadAllocation;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -215,17 +215,13 @@ class MarketDataGeneratorTest
     {
         final MarketDataGenerator generator = new MarketDataGenerator(11, 16);
         encode(generator, 200_000);
-
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
         long leastAllocated = Long.MAX_VALUE;
         final long[] windows = new long[5];
         for (int i = 0; i < windows.length; i++)
         {
-            final long before = threads.getThreadAllocatedBytes(threadId);
+            final long before = ThreadAllocation.current();
             encode(generator, 200_000);
-            windows[i] = threads.getThreadAllocatedBytes(threadId) - before;
+            windows[i] = ThreadAllocation.current() - before;
             leastAllocated = Math.min(leastAllocated, windows[i]);
         }
 

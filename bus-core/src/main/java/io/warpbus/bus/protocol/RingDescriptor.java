@@ -15,6 +15,10 @@
  */
 package io.warpbus.bus.protocol;
 
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
 /**
  * A subscriber's ring: {@code capacity} bytes of frames followed by a metadata block.
  * <pre>
@@ -36,7 +40,9 @@ package io.warpbus.bus.protocol;
  *   100  capacity            (int)
  *   104  initial position    (long)  set by the publisher when it attaches
  *   112  gap from / to       (long, long) sequences the subscriber asked for but the publisher no longer holds
- *   128  reject reason       (int length + ASCII, up to 124 bytes)
+ *   128  drop lag            (long)  bytes behind that get a drop subscriber dropped, 0 for the default
+ *   136  drop after          (long)  ns a drop subscriber may stay behind without consuming, 0 for no limit
+ *   144  reject reason       (int length + ASCII, up to 108 bytes)
  * </pre>
  * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
  * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
@@ -73,10 +79,16 @@ public final class RingDescriptor
     public static final int GAP_FROM_OFFSET = 112;
     /** Last sequence of a gap at join (IPC). */
     public static final int GAP_TO_OFFSET = 120;
+    /** Drop lag (IPC). */
+    public static final int DROP_LAG_OFFSET = 128;
+    /** Drop-after time (IPC). */
+    public static final int DROP_AFTER_OFFSET = 136;
     /** Reject reason (IPC). */
-    public static final int REASON_OFFSET = 128;
+    public static final int REASON_OFFSET = 144;
+    /** Bytes of the reason field: a length and the text. */
+    public static final int REASON_FIELD_LENGTH = TRAILER_LENGTH - REASON_OFFSET;
     /** Longest reject reason. */
-    public static final int MAX_REASON_LENGTH = TRAILER_LENGTH - REASON_OFFSET - 4;
+    public static final int MAX_REASON_LENGTH = REASON_FIELD_LENGTH - 4;
 
     /** Publisher status: none attached yet. */
     public static final int PUBLISHER_NONE = 0;
@@ -98,5 +110,34 @@ public final class RingDescriptor
 
     private RingDescriptor()
     {
+    }
+
+    /**
+     * Write a reason field (cut to {@link #MAX_REASON_LENGTH} ASCII characters).
+     *
+     * @param buffer holding the field.
+     * @param index  of the field.
+     * @param reason the text.
+     */
+    public static void putReason(final UnsafeBuffer buffer, final int index, final String reason)
+    {
+        final byte[] text = reason.getBytes(StandardCharsets.US_ASCII);
+        final int length = Math.min(text.length, MAX_REASON_LENGTH);
+        buffer.putInt(index, length);
+        buffer.putBytes(index + 4, text, 0, length);
+    }
+
+    /**
+     * Read a reason field.
+     *
+     * @param buffer holding the field.
+     * @param index  of the field.
+     * @return the text, or "no reason given" when the field is empty or malformed.
+     */
+    public static String reason(final UnsafeBuffer buffer, final int index)
+    {
+        final int length = buffer.getInt(index);
+        return length <= 0 || length > MAX_REASON_LENGTH ? "no reason given" :
+            buffer.getStringWithoutLengthAscii(index + 4, length);
     }
 }

@@ -41,7 +41,7 @@ public final class SubscribeHandshake
     /** Longest subscriber name. */
     public static final int MAX_NAME_LENGTH = 64;
     /** Request length without the name. */
-    public static final int REQUEST_HEADER_LENGTH = 46;
+    public static final int REQUEST_HEADER_LENGTH = 62;
     /** Reply length. */
     public static final int REPLY_LENGTH = 60;
 
@@ -59,6 +59,10 @@ public final class SubscribeHandshake
      * @param policy         slow-consumer policy code.
      * @param resumeSequence first sequence wanted, or -1 to join live.
      * @param resumeSession  the publisher session the resume sequence belongs to.
+     * @param dropLag        for the drop policy: bytes behind the publisher that get the subscriber dropped, or 0
+     *                       for the publisher's default.
+     * @param dropAfterNs    for the drop policy: how long the subscriber may stay behind without consuming
+     *                       before it is dropped, or 0 for no time limit.
      * @param name           the subscriber's name, for counters and logs.
      */
     public record Request(
@@ -69,6 +73,8 @@ public final class SubscribeHandshake
         int policy,
         long resumeSequence,
         int resumeSession,
+        long dropLag,
+        long dropAfterNs,
         String name)
     {
     }
@@ -118,7 +124,9 @@ public final class SubscribeHandshake
         buffer.putInt(28, request.policy(), ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(32, request.resumeSequence(), ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(40, request.resumeSession(), ByteOrder.LITTLE_ENDIAN);
-        buffer.putShort(44, (short)nameLength, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(44, request.dropLag(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(52, request.dropAfterNs(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(60, (short)nameLength, ByteOrder.LITTLE_ENDIAN);
         buffer.putBytes(REQUEST_HEADER_LENGTH, name, 0, nameLength);
         return bytes;
     }
@@ -139,7 +147,7 @@ public final class SubscribeHandshake
         }
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         checkMagic(buffer, "request");
-        final int nameLength = buffer.getShort(44, ByteOrder.LITTLE_ENDIAN);
+        final int nameLength = buffer.getShort(60, ByteOrder.LITTLE_ENDIAN);
         if (nameLength < 0 || nameLength > MAX_NAME_LENGTH || REQUEST_HEADER_LENGTH + nameLength != bytes.length)
         {
             throw new IllegalArgumentException("subscribe request name length " + nameLength +
@@ -153,6 +161,8 @@ public final class SubscribeHandshake
             buffer.getInt(28, ByteOrder.LITTLE_ENDIAN),
             buffer.getLong(32, ByteOrder.LITTLE_ENDIAN),
             buffer.getInt(40, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(44, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(52, ByteOrder.LITTLE_ENDIAN),
             buffer.getStringWithoutLengthAscii(REQUEST_HEADER_LENGTH, nameLength));
     }
 

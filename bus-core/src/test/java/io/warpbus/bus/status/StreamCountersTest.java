@@ -124,7 +124,7 @@ class StreamCountersTest
                 assertFalse(CounterTypeIds.name(typeId).startsWith("type-"), field.getName() + " has no name");
             }
         }
-        assertEquals(10, typeIds.size());
+        assertEquals(12, typeIds.size());
         assertNotEquals(RnicCounters.TYPE_ID, CounterTypeIds.SYSTEM_COUNTER);
         assertEquals("rnic", CounterTypeIds.name(RnicCounters.TYPE_ID));
         assertEquals("pub-pos", CounterTypeIds.name(CounterTypeIds.PUBLISHER_POSITION));

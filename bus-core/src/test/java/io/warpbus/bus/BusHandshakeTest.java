@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.warpbus.iwarp.CompletionQueue;
+import io.warpbus.iwarp.ConnectionEvent;
+import io.warpbus.iwarp.ConnectionEventType;
+import io.warpbus.iwarp.ConnectionParameters;
+import io.warpbus.iwarp.QueuePair;
+import io.warpbus.iwarp.QueuePairAttributes;
+import io.warpbus.iwarp.Rnic;
+import io.warpbus.iwarp.RnicContext;
+import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Bad subscribe requests get a clear rejection, and other subscribers lose nothing.
+ */
+@Timeout(60)
+class BusHandshakeTest
+{
+    @TempDir
+    Path dir;
+    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private Bus bus;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != bus)
+        {
+            bus.close();
+        }
+    }
+
+    private void launch(final int termLength)
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("handshake").threadingMode(ThreadingMode.INVOKER)
+            .termLength(termLength).window(16 * termLength).ringCapacity(4 * termLength)
+            .errorHandler(errors::add));
+    }
+
+    @Test
+    void shouldRejectUnknownStreamAndKeepRetrying() throws Exception
+    {
+        launch(64 * 1024);
+        final String endpoint = BusLoopbackTest.channel("iwarp", 6).replace("|stream=6", "");
+        bus.addExclusivePublication(endpoint + "|stream=6");
+        final Subscription wrong = bus.addSubscription(endpoint + "|stream=5");
+        awaitError("unknown stream 5");
+        assertEquals(0, wrong.imageCount());
+        bus.addExclusivePublication(endpoint + "|stream=5");
+        await(wrong::isConnected, "the subscription to join once the stream exists");
+    }
+
+    @Test
+    void shouldRejectARingSmallerThanTheTerm() throws Exception
+    {
+        launch(64 * 1024);
+        final String channel = BusLoopbackTest.channel("iwarp", 8);
+        bus.addExclusivePublication(channel + "|term=256k|window=4m");
+        final Subscription small = bus.addSubscription(channel + "|ring=128k");
+        awaitError("subscriber ring 131072 must be a power of two of at least one term (262144)");
+        assertEquals(0, small.imageCount());
+    }
+
+    @Test
+    void shouldRejectADuplicateSubscriptionAndLeaveTheFirstAlone() throws Exception
+    {
+        launch(64 * 1024);
+        final String channel = BusLoopbackTest.channel("iwarp", 9);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription first = bus.addSubscription(channel + "|name=risk");
+        await(first::isConnected, "the first subscription");
+        final Subscription second = bus.addSubscription(channel + "|name=risk");
+        awaitError("duplicate subscription 'risk'");
+        assertEquals(0, second.imageCount());
+
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        final long[] received = { 0 };
+        int sent = 0;
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (received[0] < 1000 && System.nanoTime() - deadline < 0)
+        {
+            if (sent < 1000 && publication.offer(message, 0, 64) > 0)
+            {
+                sent++;
+            }
+            bus.doWork();
+            first.poll((b, o, l, h) -> received[0]++, 100);
+        }
+        assertEquals(1000, received[0]);
+    }
+
+    @Test
+    void shouldRejectAMalformedRequestWithItsReason() throws Exception
+    {
+        launch(64 * 1024);
+        final String channel = BusLoopbackTest.channel("iwarp", 10);
+        bus.addExclusivePublication(channel);
+        bus.doWork();
+        try (Rnic client = Rnic.launch(new RnicContext().threadingMode(ThreadingMode.INVOKER)))
+        {
+            final CompletionQueue cq = client.createCompletionQueue(16);
+            final QueuePair qp = client.allocateProtectionDomain().createQueuePair(
+                new QueuePairAttributes().completionQueue(cq));
+            client.connectionManager().connect(qp, ChannelUri.parse(channel).endpoint(),
+                new ConnectionParameters().privateData("hello".getBytes(StandardCharsets.US_ASCII)), null);
+            final ConnectionEvent[] outcome = new ConnectionEvent[1];
+            await(() ->
+            {
+                client.doWork();
+                client.connectionManager().poll((e) -> outcome[0] = e, 16);
+                return null != outcome[0];
+            }, "the request to be answered");
+            assertEquals(ConnectionEventType.REJECTED, outcome[0].type());
+            assertTrue(new String(outcome[0].privateData(), StandardCharsets.US_ASCII)
+                .contains("malformed subscribe request"));
+        }
+        awaitError("malformed subscribe request");
+    }
+
+    private void awaitError(final String fragment)
+    {
+        await(() -> errors.stream().anyMatch((e) -> e.getMessage().contains(fragment)), "an error '" + fragment + "'");
+    }
+
+    private void await(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean())
+        {
+            BusLoopbackTest.checkInterrupted();
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("timed out waiting for " + what + "; errors " + errors);
+            }
+            bus.doWork();
+        }
+    }
+}

@@ -1,0 +1,265 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Drop and conflate policies, resuming from the publisher's retained log, and gaps beyond it, over both
+ * transports, with publisher and subscriber on one bus driven by the test's thread.
+ */
+@Timeout(60)
+class BusRecoveryTest
+{
+    private static final int TERM = 64 * 1024;
+    private static final int WINDOW = 1024 * 1024;
+
+    @TempDir
+    Path dir;
+    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final List<long[]> gaps = new CopyOnWriteArrayList<>();
+    private Bus bus;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != bus)
+        {
+            bus.close();
+        }
+    }
+
+    private void launch()
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("recovery").threadingMode(ThreadingMode.INVOKER)
+            .termLength(TERM).window(WINDOW).ringCapacity(4 * TERM).errorHandler(errors::add));
+    }
+
+    private final ImageListener listener = new ImageListener()
+    {
+        @Override
+        public void onAvailable(final Image image)
+        {
+            events.add("available");
+        }
+
+        @Override
+        public void onUnavailable(final Image image, final String reason)
+        {
+            events.add("unavailable: " + reason);
+        }
+
+        @Override
+        public void onGap(final Image image, final long fromSequence, final long toSequence, final long position)
+        {
+            gaps.add(new long[] { fromSequence, toSequence });
+        }
+    };
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldResumeFromTheRetainedLogAfterADropForStalling(final String transport) throws Exception
+    {
+        launch();
+        final String channel = BusLoopbackTest.channel(transport, 21);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription subscription = bus.addSubscription(channel + "|policy=drop|lag-timeout=200ms", listener);
+        await(publication::isConnected, "the subscriber to join");
+
+        // Well inside the drop lag and the ring: only the time threshold can drop the subscriber.
+        final int count = 1000;
+        publishWhileIdle(publication, count, 100);
+        await(() -> events.stream().anyMatch((e) -> e.contains("slow consumer")), "the stalled subscriber's drop");
+
+        final long[] next = { 0 };
+        final int[] outOfOrder = { 0 };
+        await(() ->
+        {
+            subscription.poll((buffer, offset, length, header) ->
+            {
+                if (buffer.getLong(offset) != next[0] || header.sequence() != next[0])
+                {
+                    outOfOrder[0]++;
+                }
+                next[0]++;
+            }, 100);
+            return next[0] == count;
+        }, "every message after resuming");
+        assertEquals(0, outOfOrder[0]);
+        assertTrue(gaps.isEmpty(), "no gap expected: the retained log still held every message");
+        assertEquals("available", events.get(0));
+        assertTrue(events.get(1).startsWith(
+            "unavailable: dropped by the publisher: slow consumer: consumed nothing for"), events.get(1));
+        assertEquals("available", events.get(2));
+        assertTrue(errors.stream().anyMatch((e) -> e.getMessage().contains("consumed nothing for")),
+            "the publisher names the time threshold: " + errors);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldReportExactlyTheRangesMissedWhileDropped(final String transport) throws Exception
+    {
+        launch();
+        final String channel = BusLoopbackTest.channel(transport, 22);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription subscription = bus.addSubscription(channel + "|policy=drop|lag=64k", listener);
+        await(publication::isConnected, "the subscriber to join");
+
+        // Three windows' worth while the subscriber sleeps: it is dropped again and again, each time rejoining
+        // live because its resume point lies beyond its drop lag.
+        final int count = 3 * WINDOW / 128;
+        publishWhileIdle(publication, count, 96);
+
+        final List<Long> received = new ArrayList<>();
+        await(() ->
+        {
+            subscription.poll((buffer, offset, length, header) -> received.add(buffer.getLong(offset)), 100);
+            return !received.isEmpty() && received.get(received.size() - 1) == count - 1;
+        }, "the live edge after the gaps");
+        assertTrue(events.stream().anyMatch((e) -> e.contains("slow consumer")), "dropped at least once: " + events);
+        assertTrue(gaps.size() >= 1, "a gap must be reported");
+        final boolean[] seen = new boolean[count];
+        for (final long value : received)
+        {
+            seen[(int)value] = true;
+        }
+        for (final long[] gap : gaps)
+        {
+            for (long sequence = gap[0]; sequence <= gap[1]; sequence++)
+            {
+                assertTrue(!seen[(int)sequence], "sequence " + sequence + " both delivered and reported missing");
+                seen[(int)sequence] = true;
+            }
+        }
+        for (int i = 0; i < count; i++)
+        {
+            assertTrue(seen[i], "sequence " + i + " neither delivered nor reported missing");
+        }
+        for (int i = 1; i < received.size(); i++)
+        {
+            assertTrue(received.get(i) > received.get(i - 1), "delivered in order");
+        }
+        assertEquals(0L, gaps.get(0)[0], "the first gap starts at the first message not delivered");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldConflateToTheLatestMessagePerKey(final String transport) throws Exception
+    {
+        launch();
+        final String channel = BusLoopbackTest.channel(transport, 23) + "|conflation-key=0:4";
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription subscription = bus.addSubscription(channel + "|policy=conflate|ring=64k", listener);
+        await(publication::isConnected, "the subscriber to join");
+
+        final int count = 20_000;
+        final int keys = 16;
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        for (int i = 0; i < count; )
+        {
+            BusLoopbackTest.checkInterrupted();
+            message.putInt(0, i % keys);
+            message.putInt(4, i);
+            if (publication.offer(message, 0, 64) > 0)
+            {
+                i++;
+            }
+            bus.doWork();
+        }
+        final Int2IntHashMap latest = new Int2IntHashMap(-1);
+        final int[] received = { 0 };
+        final long[] lastSequence = { -1 };
+        final int[] backwards = { 0 };
+        await(() ->
+        {
+            subscription.poll((buffer, offset, length, header) ->
+            {
+                received[0]++;
+                latest.put(buffer.getInt(offset), buffer.getInt(offset + 4));
+                if (header.sequence() <= lastSequence[0])
+                {
+                    backwards[0]++;
+                }
+                lastSequence[0] = header.sequence();
+            }, 100);
+            return latest.size() == keys && latest.get((count - 1) % keys) == count - 1 &&
+                subscription.images()[0].isDrained();
+        }, "the latest value of every key");
+        for (int key = 0; key < keys; key++)
+        {
+            assertEquals(count - keys + key, latest.get(key), "latest value of key " + key);
+        }
+        assertEquals(0, backwards[0], "sequences only move forward");
+        assertTrue(received[0] < count, "a ring of 64k cannot have held all " + count + " messages");
+        assertEquals(count, received[0] + subscription.images()[0].conflatedCount(), "every message delivered or " +
+            "conflated");
+        assertTrue(gaps.isEmpty(), "conflation is not a gap");
+    }
+
+    private void publishWhileIdle(final ExclusivePublication publication, final int count, final int length)
+    {
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        for (int i = 0; i < count; )
+        {
+            BusLoopbackTest.checkInterrupted();
+            message.putLong(0, i);
+            final long result = publication.offer(message, 0, length);
+            if (result > 0)
+            {
+                i++;
+            }
+            else if (Publication.NOT_CONNECTED == result || Publication.BACK_PRESSURED == result)
+            {
+                Thread.onSpinWait();
+            }
+            bus.doWork();
+        }
+    }
+
+    private void await(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean())
+        {
+            BusLoopbackTest.checkInterrupted();
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("timed out waiting for " + what + "; events " + events + "; errors " + errors);
+            }
+            bus.doWork();
+        }
+    }
+}

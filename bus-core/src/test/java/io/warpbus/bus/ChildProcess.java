@@ -1,0 +1,271 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A JVM started by a multi-process test: same java, class path and JVM flags as the test's own JVM, standard output
+ * and error captured to files (read back for waits and for failure messages), standard input kept open as the
+ * control channel (closing it tells the child the test is gone).
+ */
+final class ChildProcess implements AutoCloseable
+{
+    private static final int DUMP_LINES = 80;
+
+    final String name;
+    final Path stdout;
+    final Path stderr;
+    private final Process process;
+    private final OutputStream stdin;
+    private final long startedNs = System.nanoTime();
+
+    private ChildProcess(final String name, final Path stdout, final Path stderr, final Process process)
+    {
+        this.name = name;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.process = process;
+        this.stdin = process.getOutputStream();
+    }
+
+    /**
+     * Start {@code mainClass} with {@code args}, with extra JVM flags (system properties) before the class name.
+     */
+    static ChildProcess start(
+        final String name, final Path logDirectory, final List<String> jvmFlags, final String mainClass,
+        final List<String> args)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-Xmx512m");
+        command.addAll(jvmFlags);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        final Path stdout = logDirectory.resolve(name + ".out");
+        final Path stderr = logDirectory.resolve(name + ".err");
+        try
+        {
+            Files.createDirectories(logDirectory);
+            final Process process = new ProcessBuilder(command)
+                .redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile())
+                .start();
+            return new ChildProcess(name, stdout, stderr, process);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot start " + name + ": " + command, ex);
+        }
+    }
+
+    /**
+     * Lines printed so far.
+     */
+    List<String> lines()
+    {
+        try
+        {
+            return Files.exists(stdout) ? Files.readAllLines(stdout, StandardCharsets.UTF_8) : List.of();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Lines printed so far that match.
+     */
+    List<Matcher> matches(final Pattern pattern)
+    {
+        final List<Matcher> found = new ArrayList<>();
+        for (final String line : lines())
+        {
+            final Matcher matcher = pattern.matcher(line);
+            if (matcher.matches())
+            {
+                found.add(matcher);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Wait for a line matching {@code pattern} after the first {@code skip} matching lines.
+     *
+     * @return the match.
+     */
+    Matcher await(final Pattern pattern, final int skip, final long timeoutMs, final Evidence evidence)
+        throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true)
+        {
+            final boolean exited = !process.isAlive();
+            final List<Matcher> found = matches(pattern);
+            if (found.size() > skip)
+            {
+                return found.get(skip);
+            }
+            if (exited)
+            {
+                fail(name + " exited with " + process.exitValue() + " before printing a line matching '" +
+                    pattern + "'" + evidence.dump());
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail(name + " printed no line matching '" + pattern + "' within " + timeoutMs + " ms" +
+                    evidence.dump());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    Matcher await(final Pattern pattern, final long timeoutMs, final Evidence evidence) throws InterruptedException
+    {
+        return await(pattern, 0, timeoutMs, evidence);
+    }
+
+    /**
+     * Send a control line.
+     */
+    void send(final String line)
+    {
+        try
+        {
+            stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write to " + name, ex);
+        }
+    }
+
+    /**
+     * Wait for the process to exit.
+     *
+     * @return the exit code.
+     */
+    int awaitExit(final long timeoutMs, final Evidence evidence) throws InterruptedException
+    {
+        if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS))
+        {
+            fail(name + " did not exit within " + timeoutMs + " ms" + evidence.dump());
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
+    long pid()
+    {
+        return process.pid();
+    }
+
+    /**
+     * kill -9, and wait until it is gone.
+     */
+    void kill() throws InterruptedException
+    {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close()
+    {
+        process.destroyForcibly();
+        try
+        {
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The tail of its output, for a failure message.
+     */
+    String dump()
+    {
+        final StringBuilder builder = new StringBuilder();
+        builder.append("\n---- ").append(name).append(" (pid ").append(process.pid()).append(", ")
+            .append(process.isAlive() ? "alive" : "exit " + process.exitValue()).append(", up ")
+            .append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs)).append(" ms) stdout ")
+            .append(stdout).append(" ----\n");
+        tail(builder, stdout);
+        builder.append("---- ").append(name).append(" stderr ----\n");
+        tail(builder, stderr);
+        return builder.toString();
+    }
+
+    private static void tail(final StringBuilder builder, final Path file)
+    {
+        try
+        {
+            final List<String> lines = Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) :
+                List.of();
+            if (lines.size() > DUMP_LINES)
+            {
+                builder.append("... ").append(lines.size() - DUMP_LINES).append(" lines before ...\n");
+            }
+            for (final String line : lines.subList(Math.max(0, lines.size() - DUMP_LINES), lines.size()))
+            {
+                builder.append(line).append('\n');
+            }
+        }
+        catch (final IOException ex)
+        {
+            builder.append("(cannot read ").append(file).append(": ").append(ex.getMessage()).append(")\n");
+        }
+    }
+
+    /**
+     * Everything a failure message should show: the output of every child of the test.
+     */
+    interface Evidence
+    {
+        /**
+         * The dump.
+         *
+         * @return text to append to a failure message.
+         */
+        String dump();
+    }
+}

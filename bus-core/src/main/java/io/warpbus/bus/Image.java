@@ -357,23 +357,32 @@ public final class Image
     }
 
     /**
-     * Close on the bus's thread once no poll is running; the last sequence and position are then final.
+     * Close on the bus's thread once no poll is running; the last sequence and position are then final. When the
+     * publisher has gone (end of stream, a drop, a lost connection), what it committed to the ring is still the
+     * application's: the image stays until it has been polled, unless the subscription itself is closing.
      *
-     * @param reason why.
-     * @return true when closed (false while a poll is in progress: try again).
+     * @param reason     why.
+     * @param drainFirst wait until every committed fragment has been polled.
+     * @return true when closed (false while a poll is in progress or fragments remain: try again).
      */
-    boolean tryClose(final String reason)
+    boolean tryClose(final String reason, final boolean drainFirst)
     {
         if (CLOSED == state.get())
         {
             return true;
         }
-        if (state.compareAndSet(ACTIVE, CLOSED))
+        if (!state.compareAndSet(ACTIVE, CLOSED))
         {
-            closeReason = reason;
-            return true;
+            return false;
         }
-        return false;
+        // The CAS orders this read of position after the last poll's writes.
+        if (drainFirst && position < commitPosition())
+        {
+            state.set(ACTIVE);
+            return false;
+        }
+        closeReason = reason;
+        return true;
     }
 
     private void storeConsumed(final long position)

@@ -17,10 +17,13 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -138,5 +141,78 @@ final class IpcDirectory
     static MappedByteBuffer mapRing(final Path file)
     {
         return IoUtil.mapExistingFile(file.toFile(), file.getFileName().toString());
+    }
+
+    /**
+     * Is this the ring of a subscriber process that no longer runs (one killed without closing its subscription)?
+     * Ring files are named {@code ring-PID-RANDOM.dat}; since a process id means nothing across PID namespaces
+     * (containers sharing /dev/shm), the subscriber's heartbeat in the ring must also be older than the liveness
+     * timeout.
+     *
+     * @param file       a ring file.
+     * @param nowMs      epoch milliseconds.
+     * @param livenessMs how old a heartbeat may be.
+     * @return true when the ring's owner is gone.
+     */
+    static boolean isOrphan(final Path file, final long nowMs, final long livenessMs)
+    {
+        final String name = file.getFileName().toString();
+        final int end = name.indexOf('-', RING_PREFIX.length());
+        if (!name.startsWith(RING_PREFIX) || end < 0)
+        {
+            return false;
+        }
+        final long pid;
+        try
+        {
+            pid = Long.parseLong(name.substring(RING_PREFIX.length(), end));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
+        }
+        if (ProcessHandle.current().pid() == pid || ProcessHandle.of(pid).isPresent())
+        {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final long trailer = channel.size() - RingDescriptor.TRAILER_LENGTH;
+            final ByteBuffer heartbeat = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            if (trailer < 0 || 8 != channel.read(heartbeat, trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET))
+            {
+                return false;
+            }
+            return nowMs - heartbeat.getLong(0) > livenessMs;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
+    /**
+     * Delete the rings of subscriber processes that have exited.
+     *
+     * @param streamDirectory the stream's directory.
+     * @param livenessMs      how old a ring's heartbeat must be.
+     * @return the number deleted.
+     * @throws IOException when the directory cannot be listed.
+     */
+    static int removeOrphanRings(final Path streamDirectory, final long livenessMs) throws IOException
+    {
+        final long nowMs = System.currentTimeMillis();
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(streamDirectory, RING_PREFIX + "*" + RING_SUFFIX))
+        {
+            for (final Path file : files)
+            {
+                if (isOrphan(file, nowMs, livenessMs) && Files.deleteIfExists(file))
+                {
+                    removed++;
+                }
+            }
+        }
+        return removed;
     }
 }

@@ -55,6 +55,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private String closeReason;
     private String reportedRejection;
     private long nextHeartbeatNs;
+    private long offeredSequence = -1;
+    private int offeredSession;
     private long connectedAtNs;
     private boolean closing;
 
@@ -67,6 +69,15 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         this.capacity = channel.size("ring", context.ringCapacity());
         this.trailer = capacity;
         final Path stream = IpcDirectory.streamDirectory(context.ipcDirectory(), channel.streamId());
+        try
+        {
+            IpcDirectory.removeOrphanRings(stream, TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs()));
+        }
+        catch (final IOException ex)
+        {
+            conductor.onError(new BusException("cannot tidy the rings of exited subscribers in " + stream + ": " +
+                ex.getMessage(), ex));
+        }
         this.file = stream.resolve(IpcDirectory.RING_PREFIX + ProcessHandle.current().pid() + "-" +
             Long.toHexString(ThreadLocalRandom.current().nextLong()) + IpcDirectory.RING_SUFFIX);
         this.mapped = IpcDirectory.createRing(file, capacity);
@@ -85,6 +96,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
      */
     private void offer(final long resumeSequence, final int resumeSession)
     {
+        offeredSequence = resumeSequence;
+        offeredSession = resumeSession;
         ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, resumeSequence);
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, 0);
@@ -118,6 +131,13 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                     connect(nowNs);
                     return 1;
                 }
+                if (RingDescriptor.PUBLISHER_DROPPED == status || RingDescriptor.PUBLISHER_CLOSED == status)
+                {
+                    // A publisher attached and let go again before this side saw it connected: offer the ring
+                    // again, from the same point.
+                    offer(offeredSequence, offeredSession);
+                    return 1;
+                }
                 if (RingDescriptor.PUBLISHER_REJECTED == status)
                 {
                     final String reason = RingDescriptor.reason(ring, trailer + RingDescriptor.REASON_OFFSET);
@@ -147,11 +167,11 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
         image = new Image(subscription, session, "ipc:" + file.getFileName(), ring, capacity, position, sequence,
             gapFrom, gapTo, conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
-        subscription.addImage(image);
         state = CONNECTED;
         connectedAtNs = nowNs;
         conductor.countConnection();
         subscription.listener().onAvailable(image);
+        subscription.addImage(image);
     }
 
     private int checkPublisher(final int status, final long nowNs, final long nowMs)
@@ -188,7 +208,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
 
     private int closeImage()
     {
-        if (!image.tryClose(closeReason))
+        if (!image.tryClose(closeReason, !closing))
         {
             return 0;
         }

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
@@ -227,9 +228,9 @@ final class PublicationSender
         for (int i = links.size() - 1; i >= 0; i--)
         {
             final SubscriberLink link = links.get(i);
-            if (SubscriberLink.ACTIVE == link.state && link.completedLogPosition() < reusedFrom)
+            if (SubscriberLink.CLOSED != link.state && link.completedLogPosition() < reusedFrom)
             {
-                if (SlowConsumerPolicy.BLOCK == link.policy)
+                if (SubscriberLink.ACTIVE == link.state && SlowConsumerPolicy.BLOCK == link.policy)
                 {
                     return 0;
                 }
@@ -289,8 +290,10 @@ final class PublicationSender
 
     void dropLink(final SubscriberLink link, final String reason, final int status)
     {
-        conductor.onError(new BusException("publication " + channel + " dropped subscriber '" + link.name + "': " +
-            reason));
+        // Logged under the subscriber's own name and the rule it broke, without the changing figures, so that a
+        // subscriber dropped again and again is one entry in the distinct error log rather than a flood.
+        conductor.onError(new BusException("publication " + channel + " dropped subscriber '" + link.clientName +
+            "': " + reason.replaceAll("[0-9]+ (bytes|ms)", "N $1")));
         conductor.countDisconnect();
         link.close(reason, status);
         retire(link);
@@ -304,7 +307,21 @@ final class PublicationSender
             counters.free(link.lagCounter);
             if (link instanceof IpcSubscriberLink)
             {
-                ipcFiles.remove(((IpcSubscriberLink)link).file);
+                final Path file = ((IpcSubscriberLink)link).file;
+                ipcFiles.remove(file);
+                if (IpcDirectory.isOrphan(file, System.currentTimeMillis(),
+                    TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs())))
+                {
+                    try
+                    {
+                        Files.deleteIfExists(file);
+                    }
+                    catch (final IOException ex)
+                    {
+                        conductor.onError(new BusException("cannot delete the ring of exited subscriber " + file +
+                            ": " + ex.getMessage(), ex));
+                    }
+                }
             }
         }
     }
@@ -381,12 +398,13 @@ final class PublicationSender
         final long earliest = SlowConsumerPolicy.DROP == SlowConsumerPolicy.fromCode(request.policy()) ?
             published - dropLagFor(request) : Long.MIN_VALUE;
         final UnsafeBuffer buffer = log.buffer;
-        long position = log.oldestRetained();
+        // Not the oldest term: the cleaner zeroes it next, perhaps before this subscriber's connection is up.
+        long position = Math.max(0, log.cleanPosition - log.windowLength + log.termLength);
         while (position < published)
         {
             final int offset = log.offset(position);
             final int length = FrameDescriptor.frameLength(buffer, offset);
-            if (length <= 0)
+            if (length < FrameDescriptor.MIN_FRAME_LENGTH)
             {
                 break;
             }

@@ -25,6 +25,7 @@ import io.warpbus.bus.protocol.SubscribeHandshake;
 import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionQueue;
 import io.warpbus.iwarp.ConnectionEvent;
+import io.warpbus.iwarp.ConnectionEventType;
 import io.warpbus.iwarp.ConnectionParameters;
 import io.warpbus.iwarp.MemoryRegion;
 import io.warpbus.iwarp.ProtectionDomain;
@@ -142,6 +143,19 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         {
             return;
         }
+        if (CONNECTED == state)
+        {
+            if (ConnectionEventType.DISCONNECTED == event.type())
+            {
+                startClosingImage(disconnectReason(event));
+            }
+            return;
+        }
+        if (CONNECTING != state)
+        {
+            // The connection this side already let go of (closing its image, or backing off): nothing to do.
+            return;
+        }
         switch (event.type())
         {
             case ESTABLISHED:
@@ -152,17 +166,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
                     new String(event.privateData(), StandardCharsets.US_ASCII), nowNs);
                 break;
             case CONNECT_ERROR:
-                failed(event.reason(), nowNs);
-                break;
             case DISCONNECTED:
-                if (CONNECTED == state)
-                {
-                    startClosingImage(disconnectReason(event));
-                }
-                else
-                {
-                    failed(event.reason(), nowNs);
-                }
+                failed(event.reason(), nowNs);
                 break;
             default:
                 break;
@@ -193,6 +198,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             reply.initialPosition(), reply.initialSequence(), reply.gapFrom(), reply.gapTo(),
             conductor.counters().imagePosition(subscription.registrationId(), channel, reply.sessionId(),
             channel.endpoint().toString()));
+        subscription.listener().onAvailable(image);
         subscription.addImage(image);
         state = CONNECTED;
         connectedAtNs = nowNs;
@@ -201,7 +207,6 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         backoffNs = MIN_BACKOFF_NS;
         lastFailure = null;
         conductor.countConnection();
-        subscription.listener().onAvailable(image);
     }
 
     private int connected(final long nowNs, final long nowMs)
@@ -264,7 +269,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
 
     private int closeImage(final long nowNs)
     {
-        if (!image.tryClose(closeReason))
+        if (!image.tryClose(closeReason, !closing))
         {
             return 0;
         }

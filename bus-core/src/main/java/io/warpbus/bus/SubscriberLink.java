@@ -229,6 +229,10 @@ abstract class SubscriberLink
         while (position < logPosition)
         {
             final int length = FrameDescriptor.frameLength(buffer, log.offset(position));
+            if (length < FrameDescriptor.MIN_FRAME_LENGTH)
+            {
+                break;
+            }
             final long next = position + FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
             if (next > logPosition)
             {
@@ -263,6 +267,10 @@ abstract class SubscriberLink
             {
                 final int offset = log.offset(position);
                 final int length = FrameDescriptor.frameLength(buffer, offset);
+                if (length < FrameDescriptor.MIN_FRAME_LENGTH)
+                {
+                    break;
+                }
                 if (keyed(buffer, offset, length, keyOffset, keyLength))
                 {
                     latestByKey.put(key(buffer, offset, keyOffset, keyLength), position);
@@ -275,6 +283,10 @@ abstract class SubscriberLink
         {
             final int offset = log.offset(logPosition);
             final int length = FrameDescriptor.frameLength(buffer, offset);
+            if (length < FrameDescriptor.MIN_FRAME_LENGTH)
+            {
+                break;
+            }
             final int aligned = FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
             final boolean data = FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset);
             final boolean skip = !data || (conflate && keyed(buffer, offset, length, keyOffset, keyLength) &&

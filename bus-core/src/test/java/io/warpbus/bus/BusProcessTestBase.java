@@ -26,7 +26,6 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -133,10 +132,6 @@ abstract class BusProcessTestBase
         assertEquals("0", sent.get("notconnected"), "offers refused as NOT_CONNECTED: " + sent + dumpAll());
     }
 
-    // PublicationSender.checkLink measures a resumed subscriber's lag from its resume point, beyond the drop lag by
-    // construction; over IPC the re-attached ring is dropped before the subscriber sees CONNECTED and it then waits
-    // forever (IpcSubscriptionEndpoint ignores PUBLISHER_DROPPED while WAITING).
-    @Disabled("bug: a resumed drop-policy subscriber is dropped again at once, never recovers (IPC: hangs)")
     @Test
     void shouldDropASlowSubscriberThatResumesWithoutHurtingAFastOne() throws InterruptedException
     {
@@ -274,9 +269,6 @@ abstract class BusProcessTestBase
         assertEquals(String.valueOf(Long.parseLong(sent.get("count")) - 1), done.get("last"), context);
     }
 
-    // The publisher closes each link once everything is sent; the subscriber's endpoint closes the image as soon as
-    // it sees end of stream, so frames committed to its ring but not yet polled are lost without a gap.
-    @Disabled("bug: on end of stream a subscriber discards messages in its ring that it has not polled yet")
     @Test
     void shouldDeliverEverythingInTheRingWhenThePublicationCloses() throws InterruptedException
     {

@@ -452,7 +452,14 @@ public final class NaiveOrderBook implements OrderBook
 
     private NaiveOrder find(final long orderId)
     {
-        for (final NaiveOrder order : allOrdersInPriority())
+        for (final NaiveOrder order : bids)
+        {
+            if (order.orderId == orderId)
+            {
+                return order;
+            }
+        }
+        for (final NaiveOrder order : asks)
         {
             if (order.orderId == orderId)
             {

@@ -150,8 +150,9 @@ public final class MatchingEngine implements CommandHandler
     {
         final int index = instrumentIndexById.get(instrumentId);
         final Account account = accountsById.get(accountId);
-        final RejectReason invalid = validateNewOrder(
-            index, account, clientOrderId, side, type, timeInForce, price, quantity);
+        final RejectReason invalid = CommandValidation.newOrder(
+            MISSING_INDEX == index ? null : instruments[index], account, clientOrderId, side, type, timeInForce, price,
+            quantity);
         if (RejectReason.NONE != invalid)
         {
             rejectNewOrder(instrumentId, clientOrderId, accountId, side, invalid, price, quantity, timestampNs);
@@ -168,7 +169,7 @@ public final class MatchingEngine implements CommandHandler
             !isMarket);
         if (RejectReason.NONE == reason)
         {
-            reason = checkBook(book, accountId, side, type, timeInForce, limitPrice, quantity);
+            reason = CommandValidation.book(book, accountId, side, type, timeInForce, limitPrice, quantity);
         }
         if (RejectReason.NONE != reason)
         {
@@ -187,7 +188,8 @@ public final class MatchingEngine implements CommandHandler
         final int index = instrumentIndexById.get(instrumentId);
         final Account account = accountsById.get(accountId);
         final long orderId = null == account ? Account.NO_ORDER : account.liveOrderId(clientOrderId);
-        final RejectReason reason = validateExisting(index, account, orderId);
+        final RejectReason reason = CommandValidation.existing(
+            MISSING_INDEX == index ? null : books[index], account, orderId);
         if (RejectReason.NONE != reason)
         {
             listener.onExecution(
@@ -212,7 +214,8 @@ public final class MatchingEngine implements CommandHandler
         final int index = instrumentIndexById.get(instrumentId);
         final Account account = accountsById.get(accountId);
         final long orderId = null == account ? Account.NO_ORDER : account.liveOrderId(clientOrderId);
-        RejectReason reason = validateExisting(index, account, orderId);
+        final OrderBook book = MISSING_INDEX == index ? null : books[index];
+        RejectReason reason = CommandValidation.existing(book, account, orderId);
         if (RejectReason.NONE != reason)
         {
             listener.onExecution(
@@ -221,8 +224,8 @@ public final class MatchingEngine implements CommandHandler
             return;
         }
 
-        final OrderBook book = books[index];
-        reason = checkReplace(index, account, book, orderId, newPrice, newQuantity);
+        reason = CommandValidation.replace(
+            instruments[index], account, account.position(index), book, orderId, newPrice, newQuantity);
         if (RejectReason.NONE != reason)
         {
             final long filled = book.orderFilledQuantity(orderId);
@@ -420,192 +423,6 @@ public final class MatchingEngine implements CommandHandler
         }
 
         return index;
-    }
-
-    @SuppressWarnings("checkstyle:parameternumber")
-    private RejectReason validateNewOrder(
-        final int index,
-        final Account account,
-        final long clientOrderId,
-        final Side side,
-        final OrderType type,
-        final TimeInForce timeInForce,
-        final long price,
-        final long quantity)
-    {
-        if (MISSING_INDEX == index)
-        {
-            return RejectReason.UNKNOWN_INSTRUMENT;
-        }
-        if (null == account)
-        {
-            return RejectReason.UNKNOWN_ACCOUNT;
-        }
-        if (null == side)
-        {
-            return RejectReason.INVALID_SIDE;
-        }
-        if (null == type)
-        {
-            return RejectReason.INVALID_ORDER_TYPE;
-        }
-        if (!isValid(type, timeInForce))
-        {
-            return RejectReason.INVALID_TIME_IN_FORCE;
-        }
-
-        final RejectReason invalid = validatePriceAndQuantity(
-            instruments[index], OrderType.MARKET != type, price, quantity);
-        if (RejectReason.NONE != invalid)
-        {
-            return invalid;
-        }
-        if (account.hasLiveOrder(clientOrderId))
-        {
-            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        }
-
-        return RejectReason.NONE;
-    }
-
-    private static RejectReason validatePriceAndQuantity(
-        final Instrument instrument, final boolean hasPrice, final long price, final long quantity)
-    {
-        if (quantity <= 0)
-        {
-            return RejectReason.INVALID_QUANTITY;
-        }
-        if (!instrument.isWholeLots(quantity))
-        {
-            return RejectReason.QUANTITY_OFF_LOT_SIZE;
-        }
-        if (hasPrice)
-        {
-            if (price <= 0)
-            {
-                return RejectReason.INVALID_PRICE;
-            }
-            if (!instrument.isOnTickGrid(price))
-            {
-                return RejectReason.PRICE_OFF_TICK_GRID;
-            }
-        }
-
-        return RejectReason.NONE;
-    }
-
-    private static boolean isValid(final OrderType type, final TimeInForce timeInForce)
-    {
-        if (null == timeInForce)
-        {
-            return false;
-        }
-
-        switch (type)
-        {
-            case MARKET:
-                return TimeInForce.GTC != timeInForce;
-            case POST_ONLY:
-                return TimeInForce.GTC == timeInForce;
-            default:
-                return true;
-        }
-    }
-
-    @SuppressWarnings("checkstyle:parameternumber")
-    private static RejectReason checkBook(
-        final OrderBook book,
-        final int accountId,
-        final Side side,
-        final OrderType type,
-        final TimeInForce timeInForce,
-        final long limitPrice,
-        final long quantity)
-    {
-        if (TimeInForce.GTC == timeInForce && book.orderCount() >= book.capacity())
-        {
-            return RejectReason.BOOK_FULL;
-        }
-        if (OrderType.POST_ONLY == type && wouldCross(book, side, limitPrice))
-        {
-            return RejectReason.POST_ONLY_WOULD_CROSS;
-        }
-        if (TimeInForce.FOK == timeInForce && book.fillableQuantity(side, limitPrice, accountId, quantity) < quantity)
-        {
-            return RejectReason.FOK_NOT_FILLABLE;
-        }
-
-        return RejectReason.NONE;
-    }
-
-    private static boolean wouldCross(final OrderBook book, final Side side, final long price)
-    {
-        final long bestOther = book.bestPrice(side.opposite());
-        return OrderBook.NULL_PRICE != bestOther && OrderBook.crosses(side, price, bestOther);
-    }
-
-    private RejectReason validateExisting(final int index, final Account account, final long orderId)
-    {
-        if (MISSING_INDEX == index)
-        {
-            return RejectReason.UNKNOWN_INSTRUMENT;
-        }
-        if (null == account)
-        {
-            return RejectReason.UNKNOWN_ACCOUNT;
-        }
-        if (Account.NO_ORDER == orderId || !books[index].containsOrder(orderId))
-        {
-            return RejectReason.UNKNOWN_ORDER;
-        }
-
-        return RejectReason.NONE;
-    }
-
-    /**
-     * Checks of a replace of a live order, after {@link #validateExisting}: quantity and price as for a new order,
-     * the new quantity above what has traded, then risk unless the amendment only lowers the quantity (which can
-     * only reduce risk), the band only if the price moves, and post-only would not cross.
-     */
-    private RejectReason checkReplace(
-        final int index,
-        final Account account,
-        final OrderBook book,
-        final long orderId,
-        final long newPrice,
-        final long newQuantity)
-    {
-        final Instrument instrument = instruments[index];
-        final RejectReason invalid = validatePriceAndQuantity(instrument, true, newPrice, newQuantity);
-        if (RejectReason.NONE != invalid)
-        {
-            return invalid;
-        }
-
-        final long filled = book.orderFilledQuantity(orderId);
-        if (newQuantity <= filled)
-        {
-            return RejectReason.QUANTITY_NOT_ABOVE_FILLED;
-        }
-
-        final Side side = book.orderSide(orderId);
-        final boolean priceMoves = newPrice != book.orderPrice(orderId);
-        if (priceMoves || newQuantity > book.orderQuantity(orderId))
-        {
-            final RejectReason risk = PreTradeRisk.check(
-                account.limits(), account.position(index), instrument, book.lastTradePrice(), side, newPrice,
-                newQuantity, newQuantity - filled, priceMoves);
-            if (RejectReason.NONE != risk)
-            {
-                return risk;
-            }
-        }
-        if (OrderType.POST_ONLY == book.orderType(orderId) && priceMoves && wouldCross(book, side, newPrice))
-        {
-            return RejectReason.POST_ONLY_WOULD_CROSS;
-        }
-
-        return RejectReason.NONE;
     }
 
     @SuppressWarnings("checkstyle:parameternumber")

@@ -43,7 +43,8 @@ public interface MatchingEventListener
      * @param orderId            engine-assigned id, unique in the engine, increasing; 0 for a rejected new order.
      * @param clientOrderId      the account's id for the order.
      * @param accountId          owner of the order.
-     * @param side               side of the order; may be null only on a rejection for a missing side.
+     * @param side               side of the order; null on a rejection that cannot know it (a missing side, a
+     *                           cancel or replace of an unknown order).
      * @param execType           what happened.
      * @param reason             why, for rejections and engine-initiated cancels; {@link RejectReason#NONE} otherwise.
      * @param price              limit price of the order (the protection price for a market order; the requested
@@ -51,8 +52,10 @@ public interface MatchingEventListener
      * @param orderQuantity      total quantity of the order (the requested quantity on a rejection).
      * @param lastPrice          price of this fill, 0 if this is not a fill.
      * @param lastQuantity       quantity of this fill, 0 if this is not a fill.
-     * @param cumulativeQuantity quantity traded so far.
-     * @param leavesQuantity     quantity still open, 0 once the order is done.
+     * @param cumulativeQuantity quantity traded so far (on a refused replace, the order's as it stays; 0 on other
+     *                           rejections).
+     * @param leavesQuantity     quantity still open, 0 once the order is done (on a refused replace, the order's as
+     *                           it stays; 0 on other rejections).
      * @param timestampNs        time of the command that caused the report.
      */
     @SuppressWarnings("checkstyle:parameternumber")

@@ -367,7 +367,8 @@ public final class MatchingEngine implements CommandHandler
      * @param offset where it starts.
      * @return bytes read.
      * @throws IllegalStateException    if the engine is not empty.
-     * @throws IllegalArgumentException if the snapshot is malformed or its recorded state hash does not match.
+     * @throws IllegalArgumentException if the snapshot is malformed or its recorded state hash does not match; the
+     *                                  engine is then partly restored and must be discarded.
      */
     public int restore(final DirectBuffer buffer, final int offset)
     {

@@ -23,10 +23,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.warpbus.bus.protocol.SubscribeHandshake;
+import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionQueue;
 import io.warpbus.iwarp.ConnectionEvent;
 import io.warpbus.iwarp.ConnectionEventType;
 import io.warpbus.iwarp.ConnectionParameters;
+import io.warpbus.iwarp.MemoryRegion;
+import io.warpbus.iwarp.ProtectionDomain;
 import io.warpbus.iwarp.QueuePair;
 import io.warpbus.iwarp.QueuePairAttributes;
 import io.warpbus.iwarp.Rnic;
@@ -37,6 +41,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -147,6 +153,65 @@ class BusHandshakeTest
                 .contains("malformed subscribe request"));
         }
         awaitError("malformed subscribe request");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "unregistered", "smaller" })
+    void shouldDropAPeerAdvertisingARingItDoesNotOwnAndLeaveOthersAlone(final String lie) throws Exception
+    {
+        launch(64 * 1024);
+        final String channel = BusLoopbackTest.channel("iwarp", 11);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription honest = bus.addSubscription(channel + "|name=honest");
+        await(honest::isConnected, "the honest subscription");
+        try (Rnic client = Rnic.launch(new RnicContext().threadingMode(ThreadingMode.INVOKER)))
+        {
+            final ProtectionDomain pd = client.allocateProtectionDomain();
+            final MemoryRegion small = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(4096)),
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            final int stag = "unregistered".equals(lie) ? small.stag() ^ 0x5A5A_5A00 : small.stag();
+            final CompletionQueue cq = client.createCompletionQueue(16);
+            final QueuePair qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq));
+            final SubscribeHandshake.Request request = new SubscribeHandshake.Request(11, stag, small.address(),
+                256 * 1024, SlowConsumerPolicy.BLOCK.ordinal(), -1, 0, 0, 0, "liar");
+            client.connectionManager().connect(qp, ChannelUri.parse(channel).endpoint(),
+                new ConnectionParameters().privateData(SubscribeHandshake.encode(request)), null);
+            await(() ->
+            {
+                client.doWork();
+                client.connectionManager().poll((e) -> { }, 16);
+                return 2 == publication.subscriberCount();
+            }, "the lying subscriber to be accepted");
+
+            final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            final long[] received = { 0 };
+            int sent = 0;
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (received[0] < 20_000 && System.nanoTime() - deadline < 0)
+            {
+                BusLoopbackTest.checkInterrupted();
+                message.putLong(0, sent);
+                if (sent < 20_000 && publication.offer(message, 0, 64) > 0)
+                {
+                    sent++;
+                }
+                bus.doWork();
+                client.doWork();
+                client.connectionManager().poll((e) -> { }, 16);
+                honest.poll((b, o, l, h) ->
+                {
+                    if (b.getLong(o) == received[0])
+                    {
+                        received[0]++;
+                    }
+                }, 100);
+            }
+            assertEquals(20_000, received[0], "the honest subscriber got everything, in order");
+            awaitError("lost subscriber 'liar@");
+            awaitError("unregistered".equals(lie) ? "invalid STag" : "base or bounds violation");
+            assertEquals(1, publication.subscriberCount());
+            assertTrue(client.counters().terminatesSent() > 0, "the liar's engine refused the writes with a Terminate");
+        }
     }
 
     private void awaitError(final String fragment)

@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.ThreadAllocation;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Proves the bus's hot paths allocate nothing once warm: offer and tryClaim on both kinds of publication, the
+ * conductor's duty cycle (scan, send, commit, credit, heartbeats, cleaning terms) and poll and controlled poll of
+ * the subscription, over both transports, all on the test's thread, measured by the JVM's per-thread allocation
+ * counter across several term and ring wraps.
+ */
+@Timeout(120)
+class BusAllocationTest
+{
+    private static final int WARM_UP = 300_000;
+    private static final int MEASURED = 200_000;
+
+    @TempDir
+    Path dir;
+    private Bus bus;
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final BufferClaim bufferClaim = new BufferClaim();
+    private long received;
+    private long checksum;
+    private final FragmentHandler handler = (buffer, offset, length, header) ->
+    {
+        received++;
+        checksum += buffer.getLong(offset) + header.sequence();
+    };
+    private final ControlledFragmentHandler controlledHandler = (buffer, offset, length, header) ->
+    {
+        received++;
+        checksum += buffer.getLong(offset) + header.sequence();
+        return ControlledFragmentHandler.Action.COMMIT;
+    };
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != bus)
+        {
+            bus.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({
+        "iwarp, exclusive, offer",
+        "iwarp, concurrent, claim",
+        "ipc, exclusive, claim",
+        "ipc, concurrent, offer" })
+    void shouldNotAllocateInSteadyState(final String transport, final String kind, final String how) throws Exception
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("alloc").threadingMode(ThreadingMode.INVOKER)
+            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024));
+        final String channel = BusLoopbackTest.channel(transport, 5);
+        final Subscription subscription = bus.addSubscription(channel);
+        final Publication publication = "exclusive".equals(kind) ? bus.addExclusivePublication(channel) :
+            bus.addPublication(channel);
+        while (!publication.isConnected())
+        {
+            BusLoopbackTest.checkInterrupted();
+            bus.doWork();
+        }
+
+        final boolean claim = "claim".equals(how);
+        exchange(publication, subscription, claim, WARM_UP);
+        final long before = ThreadAllocation.current();
+        exchange(publication, subscription, claim, MEASURED);
+        final long allocated = ThreadAllocation.current() - before;
+
+        assertEquals(WARM_UP + MEASURED, received, "every message received");
+        assertTrue(checksum != 0);
+        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " messages published and received");
+    }
+
+    private void exchange(final Publication publication, final Subscription subscription, final boolean claim,
+        final int count)
+    {
+        final long target = received + count;
+        long sent = received;
+        int round = 0;
+        while (received < target)
+        {
+            if (sent < target)
+            {
+                if (claim)
+                {
+                    if (publication.tryClaim(40, bufferClaim) > 0)
+                    {
+                        bufferClaim.buffer().putLong(bufferClaim.offset(), sent);
+                        bufferClaim.commit();
+                        sent++;
+                    }
+                }
+                else
+                {
+                    message.putLong(0, sent);
+                    if (publication.offer(message, 0, 24 + (int)(sent & 31)) > 0)
+                    {
+                        sent++;
+                    }
+                }
+            }
+            bus.doWork();
+            if ((++round & 1) == 0)
+            {
+                subscription.poll(handler, 64);
+            }
+            else
+            {
+                subscription.controlledPoll(controlledHandler, 64);
+            }
+        }
+    }
+}

@@ -44,6 +44,37 @@ public abstract class Publication implements AutoCloseable
 
     static final long MAX_POSITION = Long.MAX_VALUE - Integer.MAX_VALUE;
 
+    /**
+     * The name of an {@link #offer} or {@link #tryClaim} result, for logs and errors.
+     *
+     * @param result a result.
+     * @return "NOT_CONNECTED", "BACK_PRESSURED", ..., or "position N" for a success.
+     */
+    public static String statusName(final long result)
+    {
+        if (NOT_CONNECTED == result)
+        {
+            return "NOT_CONNECTED";
+        }
+        if (BACK_PRESSURED == result)
+        {
+            return "BACK_PRESSURED";
+        }
+        if (ADMIN_ACTION == result)
+        {
+            return "ADMIN_ACTION";
+        }
+        if (CLOSED == result)
+        {
+            return "CLOSED";
+        }
+        if (MAX_POSITION_EXCEEDED == result)
+        {
+            return "MAX_POSITION_EXCEEDED";
+        }
+        return result >= 0 ? "position " + result : "unknown status " + result;
+    }
+
     final Bus bus;
     final ChannelUri channel;
     final int streamId;

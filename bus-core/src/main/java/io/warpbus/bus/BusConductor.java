@@ -198,8 +198,11 @@ final class BusConductor implements Agent, ConnectionEventHandler
             }
             else if (SubscriberLink.CLOSED != link.link.state)
             {
-                onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
-                    link.link.name + "': " + event.reason()));
+                if (!link.link.hasLeft())
+                {
+                    onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
+                        link.link.name + "': " + event.reason()));
+                }
                 link.link.state = SubscriberLink.CLOSED;
                 link.sender.retire(link.link);
                 disconnects.increment();

@@ -15,8 +15,6 @@
  */
 package io.warpbus.bench.bus;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -138,20 +136,6 @@ final class AeronEndpoint implements Endpoint
     static AeronEndpoint attach(final String directory)
     {
         return new AeronEndpoint(null, directory);
-    }
-
-    /**
-     * A driver directory of this process: under {@code /dev/shm} when it exists, as Aeron's default is on Linux.
-     *
-     * @param role {@code orchestrator} or {@code responder}.
-     * @return the directory name.
-     */
-    static String directoryFor(final String role)
-    {
-        final Path shm = Path.of("/dev/shm");
-        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm :
-            Path.of(System.getProperty("java.io.tmpdir"));
-        return base.resolve("warpbus-bench-aeron-" + role + "-" + ProcessHandle.current().pid()).toString();
     }
 
     /**

@@ -25,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -77,6 +76,7 @@ public final class BusBench
     private final long messages;
     private final long maxRunNs;
     private int streamBase = 1000;
+    private String loadAtStart;
 
     private BusBench(final boolean quick, final Pattern cases, final Pattern systems)
     {
@@ -128,10 +128,10 @@ public final class BusBench
     private void run() throws Exception
     {
         final long start = System.nanoTime();
-        final Path shm = Path.of("/dev/shm");
-        final Path busDirectory = Files.createTempDirectory(Files.isDirectory(shm) && Files.isWritable(shm) ? shm :
-            Path.of(System.getProperty("java.io.tmpdir")), "warpbus-bench-bus-");
-        final String aeronDirectory = AeronEndpoint.directoryFor("orchestrator");
+        loadAtStart = loadAverage();
+        BenchDirectories.sweepStale();
+        final Path busDirectory = BenchDirectories.of("bus");
+        final String aeronDirectory = BenchDirectories.of("aeron-orchestrator").toString();
         final Process responder = startResponder(busDirectory, aeronDirectory);
         try
         {
@@ -155,7 +155,7 @@ public final class BusBench
         finally
         {
             responder.destroy();
-            deleteTree(busDirectory);
+            BenchDirectories.deleteTree(busDirectory);
         }
         printResults(start);
     }
@@ -286,6 +286,8 @@ public final class BusBench
         System.out.println("bus suite" + (quick ? " (--quick)" : "") + ": median of " + rounds + " rounds; " +
             "ratio = warpbus / aeron (latency: lower is better; throughput: higher is better)");
         System.out.println(BenchReport.conditions());
+        System.out.println("load average (1/5/15 min, runnable/total): at start " + loadAtStart + ", at end " +
+            loadAverage() + " (this suite itself keeps 2 threads busy)");
         System.out.println("processes: orchestrator (publisher, pinger) + responder (subscribers, ponger), one " +
             "busy-spin thread each driving everything, loopback");
         System.out.println("warpbus: Bus in INVOKER mode, bus.doWork() from the benchmark thread; defaults: term " +
@@ -347,6 +349,22 @@ public final class BusBench
             system.label(), relation, limit, peer.label(), ratio, verdict);
     }
 
+    /**
+     * The machine is shared: what else ran shows in the load average, so the run says what it was.
+     */
+    private static String loadAverage()
+    {
+        try
+        {
+            final String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return "unknown";
+        }
+    }
+
     private static String aeronVersion()
     {
         final String version = Aeron.class.getPackage().getImplementationVersion();
@@ -380,20 +398,5 @@ public final class BusBench
         command.add(busDirectory.toString());
         command.add(aeronDirectory);
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
-
-    private static void deleteTree(final Path directory) throws IOException
-    {
-        if (!Files.exists(directory))
-        {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory))
-        {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 }

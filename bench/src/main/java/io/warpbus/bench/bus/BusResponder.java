@@ -94,7 +94,7 @@ public final class BusResponder
             .orElseThrow(() -> new IllegalStateException("the responder is started by the bus suite"));
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             BusEndpoint bus = new BusEndpoint(Path.of(args[0]), "bench-responder-" + ProcessHandle.current().pid());
-            AeronEndpoint udp = AeronEndpoint.embedded(AeronEndpoint.directoryFor("responder")))
+            AeronEndpoint udp = AeronEndpoint.embedded(BenchDirectories.of("aeron-responder").toString()))
         {
             System.out.println("READY " + server.getLocalPort());
             System.out.flush();
@@ -205,9 +205,13 @@ public final class BusResponder
                     break;
                 }
             }
-            if ((++spins & 0xFFFF) == 0 && System.nanoTime() - deadline > 0)
+            if ((++spins & 0xFFFF) == 0)
             {
-                throw new IllegalStateException("echo timed out after " + echoed + " pings");
+                control.checkPeer();
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new IllegalStateException("echo timed out after " + echoed + " pings");
+                }
             }
         }
         control.reply((int)Math.min(Integer.MAX_VALUE, errors));
@@ -246,10 +250,14 @@ public final class BusResponder
                     done++;
                 }
             }
-            if ((++spins & 0xFFFF) == 0 && System.nanoTime() - deadline > 0)
+            if ((++spins & 0xFFFF) == 0)
             {
-                throw new IllegalStateException("sink timed out: " + java.util.Arrays.toString(received) + " of " +
-                    count);
+                control.checkPeer();
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new IllegalStateException("sink timed out: " + java.util.Arrays.toString(received) +
+                        " of " + count);
+                }
             }
         }
         control.reply((int)Math.min(Integer.MAX_VALUE, errors));

@@ -165,9 +165,14 @@ final class BusRuns
         {
             endpoint.doWork();
             endpoint.poll(0, pongHandler, 1);
-            if ((++spins & 0xFFFFF) == 0 && System.nanoTime() - t0 > REPLY_TIMEOUT_NS)
+            if ((++spins & 0xFFFFF) == 0)
             {
-                throw new IllegalStateException(system.label() + ": no pong for ping " + (sequence & Control.STOP));
+                control.checkPeer();
+                if (System.nanoTime() - t0 > REPLY_TIMEOUT_NS)
+                {
+                    throw new IllegalStateException(system.label() + ": no pong for ping " +
+                        (sequence & Control.STOP));
+                }
             }
         }
         while (lastPong != sequence);
@@ -210,9 +215,13 @@ final class BusRuns
                 sent++;
             }
             endpoint.doWork();
-            if ((++cycles & 0xFFFF) == 0 && System.nanoTime() - deadline > 0)
+            if ((++cycles & 0xFFFF) == 0)
             {
-                throw new IllegalStateException(system.label() + ": offered only " + sent + " of " + count);
+                control.checkPeer();
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new IllegalStateException(system.label() + ": offered only " + sent + " of " + count);
+                }
             }
         }
         checkErrors(system, control.awaitInt(endpoint::doWork, REPLY_TIMEOUT_NS));

@@ -105,6 +105,17 @@ final class Control
         }
     }
 
+    /**
+     * Fail when the other process has exited: for busy loops that wait on it through a system, not this socket.
+     */
+    void checkPeer()
+    {
+        if (!peer.isAlive())
+        {
+            throw new IllegalStateException("the other process (pid " + peer.pid() + ") has exited");
+        }
+    }
+
     void reply(final int value) throws IOException
     {
         out.writeInt(value);

@@ -75,8 +75,11 @@ public final class BusBench
     private final long pings;
     private final long messages;
     private final long maxRunNs;
+    private final int repeatBudget;
     private int streamBase = 1000;
     private String loadAtStart;
+    private int[] disturbance = { 0, 0, 0 };
+    private String disturbedRuns = "{}";
 
     private BusBench(final boolean quick, final Pattern cases, final Pattern systems)
     {
@@ -87,6 +90,7 @@ public final class BusBench
         this.pings = quick ? 20_000 : 60_000;
         this.messages = quick ? 1_000_000 : 3_000_000;
         this.maxRunNs = TimeUnit.SECONDS.toNanos(quick ? 2 : 5);
+        this.repeatBudget = quick ? 12 : 40;
     }
 
     /**
@@ -140,7 +144,8 @@ public final class BusBench
                 BusEndpoint bus = new BusEndpoint(busDirectory, "bench-orchestrator-" + ProcessHandle.current().pid());
                 AeronEndpoint aeron = AeronEndpoint.embedded(aeronDirectory))
             {
-                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron);
+                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron,
+                    repeatBudget);
                 try
                 {
                     runCases(runs);
@@ -149,6 +154,8 @@ public final class BusBench
                 {
                     runs.quit();
                 }
+                disturbance = runs.disturbance();
+                disturbedRuns = runs.disturbedRuns().toString();
             }
             responder.waitFor(30, TimeUnit.SECONDS);
         }
@@ -302,6 +309,10 @@ public final class BusBench
             "cycle, timed to the last subscriber's ack; each run after %d ms of settling%n", pings,
             TimeUnit.NANOSECONDS.toSeconds(maxRunNs), pings / 4, messages, THROUGHPUT_SIZE, BusRuns.BURST,
             TimeUnit.NANOSECONDS.toMillis(Control.SETTLE_NS));
+        System.out.printf(Locale.ROOT, "steadiness: a run in which either process's thread had less than %.0f%% " +
+            "of a core is repeated (at most %d times, %d repeats in all): %d repeated; %d of %d recorded runs were " +
+            "still disturbed %s%n", BusRuns.MIN_CPU_SHARE * 100, BusRuns.MAX_REPEATS, repeatBudget, disturbance[2],
+            disturbance[1], disturbance[0], disturbance[1] > 0 ? disturbedRuns : "");
         System.out.println();
         network.printTable(System.out);
         System.out.println();

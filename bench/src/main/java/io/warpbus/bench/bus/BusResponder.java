@@ -182,7 +182,9 @@ public final class BusResponder
         settle(endpoint);
         control.reply(0);
         final long stop = base + Control.STOP;
-        final long deadline = System.nanoTime() + RUN_TIMEOUT_NS;
+        final long cpu0 = Control.threadCpuNs();
+        final long wall0 = System.nanoTime();
+        final long deadline = wall0 + RUN_TIMEOUT_NS;
         long spins = 0;
         long echoed = 0;
         while (true)
@@ -214,7 +216,7 @@ public final class BusResponder
                 }
             }
         }
-        control.reply((int)Math.min(Integer.MAX_VALUE, errors));
+        control.replyResult(errors, cpu0, wall0);
     }
 
     /**
@@ -231,7 +233,9 @@ public final class BusResponder
         received = new long[subscriptionCounts.getOrDefault(system, 0)];
         settle(endpoint);
         control.reply(0);
-        final long deadline = System.nanoTime() + RUN_TIMEOUT_NS;
+        final long cpu0 = Control.threadCpuNs();
+        final long wall0 = System.nanoTime();
+        final long deadline = wall0 + RUN_TIMEOUT_NS;
         long spins = 0;
         int done = 0;
         while (done < received.length)
@@ -260,7 +264,7 @@ public final class BusResponder
                 }
             }
         }
-        control.reply((int)Math.min(Integer.MAX_VALUE, errors));
+        control.replyResult(errors, cpu0, wall0);
     }
 
     private void close(final BusSystem system) throws IOException

@@ -34,6 +34,10 @@ final class BusRuns
     static final int BURST = 64;
     private static final long REPLY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    /** Least share of a core each process's thread must have had for a run to count as steady. */
+    static final double MIN_CPU_SHARE = 0.9;
+    /** Most times one disturbed run is repeated. */
+    static final int MAX_REPEATS = 2;
     private static final boolean VERBOSE = Boolean.getBoolean("warpbus.bench.verbose");
     private static final long START_NS = System.nanoTime();
 
@@ -42,12 +46,20 @@ final class BusRuns
     private final AeronEndpoint aeron;
     private final Runnable tick = this::tick;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+    private final int repeatBudget;
     private long runId;
     private long lastPong;
+    private double orchestratorShare;
+    private double responderShare;
+    private int recorded;
+    private int disturbed;
+    private int repeats;
+    private final java.util.Map<String, Integer> disturbedRuns = new java.util.TreeMap<>();
     private final Endpoint.MessageHandler pongHandler = (buffer, offset, length) -> lastPong = buffer.getLong(offset);
 
-    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron)
+    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final int repeatBudget)
     {
+        this.repeatBudget = repeatBudget;
         this.control = control;
         this.bus = bus;
         this.aeron = aeron;
@@ -103,10 +115,10 @@ final class BusRuns
     }
 
     /**
-     * One ping-pong run: {@code count / 4} warm-up round trips (or {@code maxRecordNs / 4}), then up to
-     * {@code count} recorded ones (fewer when the run reaches {@code maxRecordNs}), one message in flight; a round
-     * trip is timed from just before the offer to the poll that delivers the echo. A last ping with the
-     * {@link Control#STOP} sequence ends the responder's echo.
+     * Ping-pong: {@code count / 4} warm-up round trips (or {@code maxRecordNs / 4}), then up to {@code count}
+     * recorded ones (fewer when the run reaches {@code maxRecordNs}), one message in flight; a round trip is timed
+     * from just before the offer to the poll that delivers the echo. A last ping with the {@link Control#STOP}
+     * sequence ends the responder's echo. A disturbed run is repeated, see {@link #isSteady()}.
      *
      * @param report      where to record.
      * @param caseName    the case, or null for a warm-up run that records nothing.
@@ -118,6 +130,108 @@ final class BusRuns
      */
     void pingPong(final BenchReport report, final String caseName, final BusSystem system, final int size,
         final long count, final long maxRecordNs) throws IOException
+    {
+        for (int attempt = 0; true; attempt++)
+        {
+            final Histogram histogram = pingPongOnce(system, size, count, maxRecordNs);
+            if (null == caseName || !repeat(attempt, caseName, system))
+            {
+                if (null != caseName)
+                {
+                    final String label = system.label();
+                    report.add(caseName, label, "rtt_p50_ns", histogram.getValueAtPercentile(50), "ns");
+                    report.add(caseName, label, "rtt_p99_ns", histogram.getValueAtPercentile(99), "ns");
+                    report.add(caseName, label, "rtt_p999_ns", histogram.getValueAtPercentile(99.9), "ns");
+                    report.add(caseName, label, "rtt_p9999_ns", histogram.getValueAtPercentile(99.99), "ns");
+                    report.add(caseName, label, "rtt_max_ns", histogram.getMaxValue(), "ns");
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Throughput: {@code count} messages as fast as the publication takes them (up to {@link #BURST} offers, then
+     * one duty cycle), timed from the first offer to the responder's report that every subscription has received
+     * all of them. A disturbed run is repeated, see {@link #isSteady()}.
+     *
+     * @param report   where to record.
+     * @param caseName the case, or null for a warm-up run that records nothing.
+     * @param system   the system.
+     * @param size     message length.
+     * @param count    messages.
+     * @throws IOException on a control failure.
+     */
+    void fanOut(final BenchReport report, final String caseName, final BusSystem system, final int size,
+        final long count) throws IOException
+    {
+        for (int attempt = 0; true; attempt++)
+        {
+            final double messagesPerSecond = fanOutOnce(system, size, count);
+            if (null == caseName || !repeat(attempt, caseName, system))
+            {
+                if (null != caseName)
+                {
+                    report.add(caseName, system.label(), "msgs_per_s", messagesPerSecond, "msg/s");
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Runs recorded, and how many of them were disturbed, as {@code {recorded, disturbed, repeats}}.
+     *
+     * @return the counts.
+     */
+    int[] disturbance()
+    {
+        return new int[] { recorded, disturbed, repeats };
+    }
+
+    /**
+     * The recorded runs that were disturbed, by case and system.
+     *
+     * @return e.g. {@code pingpong-64B aeron-udp=2}, or empty.
+     */
+    java.util.Map<String, Integer> disturbedRuns()
+    {
+        return disturbedRuns;
+    }
+
+    /**
+     * Was the last run steady: did both processes' threads have at least {@link #MIN_CPU_SHARE} of a core
+     * throughout? On a shared machine a busy-spinning thread that is descheduled turns a microsecond round trip
+     * into milliseconds, for whichever system happens to be running, and the median of a few rounds cannot undo that.
+     *
+     * @return true when neither process lost its core.
+     */
+    boolean isSteady()
+    {
+        return Math.min(orchestratorShare, responderShare) >= MIN_CPU_SHARE;
+    }
+
+    private boolean repeat(final int attempt, final String caseName, final BusSystem system)
+    {
+        final boolean steady = isSteady();
+        log(String.format(java.util.Locale.ROOT, "cpu share: orchestrator %.2f, responder %.2f%s",
+            orchestratorShare, responderShare, steady ? "" : " (disturbed)"));
+        if (!steady && attempt < MAX_REPEATS && repeats < repeatBudget)
+        {
+            repeats++;
+            return true;
+        }
+        recorded++;
+        if (!steady)
+        {
+            disturbed++;
+            disturbedRuns.merge(caseName + " " + system.label(), 1, Integer::sum);
+        }
+        return false;
+    }
+
+    private Histogram pingPongOnce(final BusSystem system, final int size, final long count, final long maxRecordNs)
+        throws IOException
     {
         final Endpoint endpoint = endpoint(system);
         final long warmUp = count / 4;
@@ -132,24 +246,19 @@ final class BusRuns
         {
             roundTrip(endpoint, system, base + ++sequence, size);
         }
-        final long recordUntil = System.nanoTime() + maxRecordNs;
+        final long cpu0 = Control.threadCpuNs();
+        final long recordFrom = System.nanoTime();
+        final long recordUntil = recordFrom + maxRecordNs;
         for (long i = 0; i < count && System.nanoTime() - recordUntil < 0; i++)
         {
             final long rtt = roundTrip(endpoint, system, base + ++sequence, size);
             histogram.recordValue(Math.min(rtt, histogram.getHighestTrackableValue()));
         }
+        orchestratorShare = (double)(Control.threadCpuNs() - cpu0) / (System.nanoTime() - recordFrom);
         roundTrip(endpoint, system, base + Control.STOP, size);
-        checkErrors(system, control.awaitInt(endpoint::doWork, REPLY_TIMEOUT_NS));
+        awaitResult(endpoint, system);
         log(system.label() + ": " + histogram.getTotalCount() + " round trips recorded");
-        if (null != caseName)
-        {
-            final String label = system.label();
-            report.add(caseName, label, "rtt_p50_ns", histogram.getValueAtPercentile(50), "ns");
-            report.add(caseName, label, "rtt_p99_ns", histogram.getValueAtPercentile(99), "ns");
-            report.add(caseName, label, "rtt_p999_ns", histogram.getValueAtPercentile(99.9), "ns");
-            report.add(caseName, label, "rtt_p9999_ns", histogram.getValueAtPercentile(99.99), "ns");
-            report.add(caseName, label, "rtt_max_ns", histogram.getMaxValue(), "ns");
-        }
+        return histogram;
     }
 
     private long roundTrip(final Endpoint endpoint, final BusSystem system, final long sequence, final int size)
@@ -179,20 +288,7 @@ final class BusRuns
         return System.nanoTime() - t0;
     }
 
-    /**
-     * One throughput run: {@code count} messages as fast as the publication takes them (up to {@link #BURST}
-     * offers, then one duty cycle), timed from the first offer to the responder's report that every subscription
-     * has received all of them.
-     *
-     * @param report   where to record.
-     * @param caseName the case, or null for a warm-up run that records nothing.
-     * @param system   the system.
-     * @param size     message length.
-     * @param count    messages.
-     * @throws IOException on a control failure.
-     */
-    void fanOut(final BenchReport report, final String caseName, final BusSystem system, final int size,
-        final long count) throws IOException
+    private double fanOutOnce(final BusSystem system, final int size, final long count) throws IOException
     {
         final Endpoint endpoint = endpoint(system);
         command(Control.SINK, system, size, count);
@@ -200,6 +296,7 @@ final class BusRuns
         final long base = runId << 32;
         final long deadline = System.nanoTime() + REPLY_TIMEOUT_NS;
         message.setMemory(0, size, (byte)0);
+        final long cpu0 = Control.threadCpuNs();
         final long t0 = System.nanoTime();
         long sent = 0;
         long cycles = 0;
@@ -224,11 +321,24 @@ final class BusRuns
                 }
             }
         }
-        checkErrors(system, control.awaitInt(endpoint::doWork, REPLY_TIMEOUT_NS));
+        awaitResult(endpoint, system);
         final long elapsed = System.nanoTime() - t0;
-        if (null != caseName)
+        orchestratorShare = (double)(Control.threadCpuNs() - cpu0) / elapsed;
+        return count * 1e9 / elapsed;
+    }
+
+    /**
+     * The responder's report at the end of a run: the messages it saw out of sequence (must be none), then the
+     * share of a core its thread had, in thousandths.
+     */
+    private void awaitResult(final Endpoint endpoint, final BusSystem system) throws IOException
+    {
+        final int errors = control.awaitInt(endpoint::doWork, REPLY_TIMEOUT_NS);
+        responderShare = control.in.readInt() / 1000.0;
+        if (0 != errors)
         {
-            report.add(caseName, system.label(), "msgs_per_s", count * 1e9 / elapsed, "msg/s");
+            throw new IllegalStateException(system.label() + ": the responder saw " + errors +
+                " messages out of sequence");
         }
     }
 
@@ -275,15 +385,6 @@ final class BusRuns
         if (VERBOSE)
         {
             System.err.printf(java.util.Locale.ROOT, "%9.3f s  %s%n", (System.nanoTime() - START_NS) / 1e9, message);
-        }
-    }
-
-    private static void checkErrors(final BusSystem system, final int errors)
-    {
-        if (0 != errors)
-        {
-            throw new IllegalStateException(system.label() + ": the responder saw " + errors +
-                " messages out of sequence");
         }
     }
 

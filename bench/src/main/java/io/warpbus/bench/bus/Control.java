@@ -28,8 +28,9 @@ import java.util.List;
  * so the systems stay alive (heartbeats, credits, status messages) and a run's last bytes still leave.
  * <pre>
  *   OPEN     system, publications (uri, stream, subscribers)*, subscriptions (uri, stream)*  -&gt; 0 once connected
- *   PINGPONG system, size, count, runId  -&gt; 0 after settling, then 0 (or the errors) after the stop ping
- *   SINK     system, size, count, runId  -&gt; 0 after settling, then 0 (or the errors) once every subscription has all
+ *   PINGPONG system, size, count, runId  -&gt; 0 after settling, then errors and cpu share after the stop ping
+ *   SINK     system, size, count, runId  -&gt; 0 after settling, then errors and cpu share once every subscription
+ *                                           has all
  *   CLOSE    system                      -&gt; 0 once closed
  *   QUIT
  * </pre>
@@ -47,6 +48,8 @@ final class Control
     static final long SETTLE_NS = 250_000_000L;
     private static final int CHECK_EVERY = 16;
     private static final long ALIVE_CHECK_NS = 100_000_000L;
+    private static final java.lang.management.ThreadMXBean THREADS =
+        java.lang.management.ManagementFactory.getThreadMXBean();
 
     final DataInputStream in;
     final DataOutputStream out;
@@ -114,6 +117,33 @@ final class Control
         {
             throw new IllegalStateException("the other process (pid " + peer.pid() + ") has exited");
         }
+    }
+
+    /**
+     * CPU time of the calling thread: against wall time, the share of a core the thread had.
+     *
+     * @return nanoseconds.
+     */
+    static long threadCpuNs()
+    {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    /**
+     * Reply with the end of a run: errors, then the share of a core the thread had since {@code cpu0} and
+     * {@code wall0}, in thousandths.
+     *
+     * @param errors messages out of sequence.
+     * @param cpu0   {@link #threadCpuNs()} at the start.
+     * @param wall0  {@link System#nanoTime()} at the start.
+     * @throws IOException on a socket failure.
+     */
+    void replyResult(final long errors, final long cpu0, final long wall0) throws IOException
+    {
+        final long share = (threadCpuNs() - cpu0) * 1000 / Math.max(1, System.nanoTime() - wall0);
+        out.writeInt((int)Math.min(Integer.MAX_VALUE, errors));
+        out.writeInt((int)Math.min(Integer.MAX_VALUE, share));
+        out.flush();
     }
 
     void reply(final int value) throws IOException

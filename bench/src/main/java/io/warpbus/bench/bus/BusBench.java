@@ -35,7 +35,8 @@ import io.aeron.Aeron;
 import io.warpbus.bench.BenchReport;
 
 /**
- * {@code warpbus bench bus [--quick] [--case REGEX]}: the bus side by side with Aeron {@value #AERON} in one run,
+ * {@code warpbus bench bus [--quick] [--case REGEX] [--system REGEX]}: the bus side by side with Aeron {@value #AERON}
+ * in one run,
  * between two processes on loopback, each with exactly one busy-spinning thread that drives everything.
  * <ul>
  *     <li>ping-pong round trip of 32 B and 64 B messages, one in flight, the pong echoed on a second channel:
@@ -51,9 +52,19 @@ import io.warpbus.bench.BenchReport;
  * through the orchestrator's driver, as it needs one driver. Aeron's stock {@code EmbeddedPingPong} is not used: it
  * runs a dedicated-thread driver, five busy threads on this two-core machine.
  * <p>
- * Each case runs several rounds; within a round the two systems of a pair alternate, and which goes first
- * alternates too. Each figure is the median of the rounds. Latency ratios below 1 and throughput ratios above 1
- * favour WarpBus.
+ * Each case runs several rounds (3 with {@code --quick}, 5 otherwise); within a round the two systems of a pair
+ * alternate, and which goes first alternates too. Each figure is the median of the rounds. Latency ratios below 1
+ * and throughput ratios above 1 favour WarpBus. Per run:
+ * <ul>
+ *     <li>both processes first run the measured system alone for {@value Control#SETTLE_NS} ns, since it sat idle
+ *     through the other system's run (liveness timeouts are 60 s on both sides for the same reason);</li>
+ *     <li>ping-pong: 20,000 (60,000) recorded round trips after a quarter as many warm-up ones, capped at 2 s (5 s)
+ *     of recording so that a busy machine cannot stretch the suite; throughput: 1,000,000 (3,000,000) messages,
+ *     up to {@value BusRuns#BURST} offers per duty cycle, timed to the responder's acknowledgement that every
+ *     subscription has them all, in sequence; one discarded warm-up run per system opens each case;</li>
+ *     <li>each process measures the share of a core its thread had; a run in which either had less than 90% is
+ *     repeated (at most twice, within a budget), and the summary names the recorded runs still disturbed.</li>
+ * </ul>
  */
 public final class BusBench
 {

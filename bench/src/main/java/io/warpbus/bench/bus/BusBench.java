@@ -35,9 +35,9 @@ import io.aeron.Aeron;
 import io.warpbus.bench.BenchReport;
 
 /**
- * {@code warpbus bench bus [--quick] [--case REGEX] [--system REGEX]}: the bus side by side with Aeron {@value #AERON}
- * in one run,
- * between two processes on loopback, each with exactly one busy-spinning thread that drives everything.
+ * {@code warpbus bench bus [--quick] [--case REGEX] [--system REGEX]}: the bus side by side with Aeron
+ * {@value #AERON} in one run, between two processes on loopback, each with exactly one busy-spinning thread that
+ * drives everything.
  * <ul>
  *     <li>ping-pong round trip of 32 B and 64 B messages, one in flight, the pong echoed on a second channel:
  *     {@code warpbus-iwarp} against {@code aeron-udp}, and {@code warpbus-ipc} against {@code aeron-ipc};</li>

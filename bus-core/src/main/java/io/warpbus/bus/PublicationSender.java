@@ -120,6 +120,30 @@ final class PublicationSender
         }
     }
 
+    /**
+     * The send half of a duty cycle, run from an offer on the bus's own thread (IPC only): sequence what was
+     * committed and copy it to the subscribers. Cleaning, limits, liveness and joins wait for the duty cycle.
+     */
+    void sendNow()
+    {
+        if (closing || 0 == scan())
+        {
+            return;
+        }
+        final long published = log.published.get();
+        final long nowNs = conductor.nowNs();
+        final long nowMs = conductor.nowMs();
+        for (int i = links.size() - 1; i >= 0; i--)
+        {
+            final SubscriberLink link = links.get(i);
+            if (SubscriberLink.ACTIVE == link.state)
+            {
+                link.send(log, published, nowNs, nowMs, sessionId, keyOffset, keyLength,
+                    context.heartbeatIntervalNs());
+            }
+        }
+    }
+
     int doWork(final long nowNs, final long nowMs)
     {
         int work = scan();

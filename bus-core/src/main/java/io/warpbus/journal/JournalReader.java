@@ -22,6 +22,7 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerState;
 import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -70,6 +71,10 @@ public final class JournalReader implements AutoCloseable
     public int poll(final JournalHandler handler, final int limit)
     {
         int count = 0;
+        if (null == tailer)
+        {
+            return 0;
+        }
         while (count < limit)
         {
             if (Long.MAX_VALUE != endIndex && tailer.index() >= endIndex)
@@ -152,7 +157,7 @@ public final class JournalReader implements AutoCloseable
         {
             tailer.moveToIndex(stream.rollCycle.toIndex(cycles.get(0)[0], 0));
         }
-        else if (Long.MAX_VALUE == endIndex)
+        else if (Long.MAX_VALUE == endIndex && null != tailer)
         {
             tailer.toStart();
         }
@@ -252,8 +257,8 @@ public final class JournalReader implements AutoCloseable
         if (!closed)
         {
             closed = true;
-            tailer.close();
-            probe.close();
+            CloseHelper.quietClose(tailer);
+            CloseHelper.quietClose(probe);
         }
     }
 

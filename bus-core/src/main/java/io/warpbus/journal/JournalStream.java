@@ -65,6 +65,7 @@ final class JournalStream implements AutoCloseable
     final String damage;
     final int damagedCycle;
     final long endIndex;
+    private final boolean readable;
     private final JournalContext context;
     private final boolean writable;
     private final DateTimeFormatter fileNames;
@@ -86,6 +87,7 @@ final class JournalStream implements AutoCloseable
         this.rollCycle = queue.rollCycle();
         this.fileNames = DateTimeFormatter.ofPattern(rollCycle.format()).withZone(ZoneOffset.UTC);
         this.damagedCycle = null == damagedFile ? Integer.MAX_VALUE : cycleOf(damagedFile);
+        this.readable = null == damagedFile || damagedCycle > queue.firstCycle();
         this.endIndex = null == damagedFile ? Long.MAX_VALUE : readableEnd();
     }
 
@@ -210,6 +212,10 @@ final class JournalStream implements AutoCloseable
      */
     ExcerptTailer newTailer()
     {
+        if (!readable)
+        {
+            return null;
+        }
         final ExcerptTailer tailer = queue.createTailer();
         tailer.singleThreadedCheckDisabled(true);
         return tailer;
@@ -279,6 +285,10 @@ final class JournalStream implements AutoCloseable
     List<int[]> readableCycles(final ExcerptTailer tailer)
     {
         final List<int[]> cycles = new ArrayList<>();
+        if (null == tailer)
+        {
+            return cycles;
+        }
         final int first = queue.firstCycle();
         final int last = queue.lastCycle();
         if (first == Integer.MAX_VALUE || last == Integer.MIN_VALUE || first > last)
@@ -330,6 +340,10 @@ final class JournalStream implements AutoCloseable
      */
     private long readableEnd()
     {
+        if (!readable)
+        {
+            return 0;
+        }
         final ExcerptTailer tailer = probe();
         final List<int[]> cycles = readableCycles(tailer);
         if (cycles.isEmpty())
@@ -355,6 +369,10 @@ final class JournalStream implements AutoCloseable
      */
     boolean readAt(final ExcerptTailer tailer, final long index, final long[] header)
     {
+        if (null == tailer)
+        {
+            return false;
+        }
         final UnsafeBuffer view = new UnsafeBuffer(0, 0);
         if (!tailer.moveToIndex(index))
         {
@@ -464,7 +482,7 @@ final class JournalStream implements AutoCloseable
             {
                 size = -1;
             }
-            final long records = cycle >= damagedCycle || Integer.MIN_VALUE == cycle ? -1 :
+            final long records = cycle >= damagedCycle || Integer.MIN_VALUE == cycle || null == tailer ? -1 :
                 tailer.excerptsInCycle(cycle);
             count += Math.max(0, records);
             cycles.add(new JournalCycleInfo(cycle, file, size, records));

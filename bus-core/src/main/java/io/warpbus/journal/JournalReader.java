@@ -34,9 +34,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * cycles and then over the records of one cycle. {@link #seekToTimestamp(long)} searches the same way on the
  * publisher timestamp, which assumes the publisher's clock did not step back.
  * <p>
- * Retention may delete the cycle file a reader has not reached yet: {@link #poll} then moves on to the oldest cycle
- * still there and counts the files it skipped in {@link #skippedCycles()}. A file being read when it is deleted stays
- * readable to the end. On a damaged stream only the records before the damaged file are read.
+ * Retention may delete cycle files a reader has not reached yet: {@link #poll} then moves on to the oldest cycle
+ * still there, which the caller sees as a jump in the sequences delivered. A file being read when it is deleted
+ * stays readable to its end (the reader holds its mapping). On a damaged stream only the records before the damaged file are read.
  * A reader is used by one thread at a time.
  */
 public final class JournalReader implements AutoCloseable
@@ -47,7 +47,6 @@ public final class JournalReader implements AutoCloseable
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final long endIndex;
     private final int streamId;
-    private long skippedCycles;
     private long lastReadSequence = -1;
     private boolean closed;
 
@@ -219,16 +218,6 @@ public final class JournalReader implements AutoCloseable
     }
 
     /**
-     * Cycle files deleted by retention before this reader reached them, which it skipped.
-     *
-     * @return the count.
-     */
-    public long skippedCycles()
-    {
-        return skippedCycles;
-    }
-
-    /**
      * What is wrong with the stream's files, when the reader stops before a damaged file.
      *
      * @return the description, or null for a sound stream.
@@ -262,6 +251,10 @@ public final class JournalReader implements AutoCloseable
         }
     }
 
+    /**
+     * Chronicle found no file for the next cycle its directory listing named (deleted since the listing was read,
+     * as by another process's retention): refresh the listing and move to the next cycle that exists.
+     */
     private boolean skipDeletedCycle()
     {
         stream.queue.refreshDirectoryListing();
@@ -270,7 +263,6 @@ public final class JournalReader implements AutoCloseable
         {
             if (cycle[0] > current)
             {
-                skippedCycles += cycle[0] - current;
                 return tailer.moveToIndex(stream.rollCycle.toIndex(cycle[0], 0));
             }
         }

@@ -29,7 +29,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NavigableSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -57,6 +56,7 @@ final class JournalStream implements AutoCloseable
     private static final int NOT_COMPLETE = 0x80000000;
     private static final int META_DATA = 0x40000000;
     private static final int LENGTH_MASK = 0x3FFFFFFF;
+    private static final long MAX_CYCLE_MILLIS = 4_102_444_800_000L;
 
     final int streamId;
     final Path directory;
@@ -289,24 +289,17 @@ final class JournalStream implements AutoCloseable
         {
             return cycles;
         }
-        final int first = queue.firstCycle();
-        final int last = queue.lastCycle();
-        if (first == Integer.MAX_VALUE || last == Integer.MIN_VALUE || first > last)
+        for (final Path file : cycleFiles(directory))
         {
-            return cycles;
-        }
-        final NavigableSet<Long> listed = queue.listCyclesBetween(first, last);
-        for (final Long cycle : listed)
-        {
-            final int c = cycle.intValue();
-            if (c >= damagedCycle || !Files.exists(cycleFile(c)))
+            final int cycle = cycleOf(file);
+            if (Integer.MIN_VALUE == cycle || cycle >= damagedCycle)
             {
                 continue;
             }
-            final long count = tailer.excerptsInCycle(c);
+            final long count = tailer.excerptsInCycle(cycle);
             if (count > 0)
             {
-                cycles.add(new int[] { c, (int)Math.min(Integer.MAX_VALUE, count) });
+                cycles.add(new int[] { cycle, (int)Math.min(Integer.MAX_VALUE, count) });
             }
         }
         return cycles;
@@ -314,25 +307,42 @@ final class JournalStream implements AutoCloseable
 
     Path cycleFile(final int cycle)
     {
-        final long millis = (long)cycle * rollCycle.lengthInMillis() + queue.epoch();
-        return directory.resolve(fileNames.format(Instant.ofEpochMilli(millis)) + CYCLE_FILE_SUFFIX);
+        return directory.resolve(cycleName(cycle) + CYCLE_FILE_SUFFIX);
     }
 
-    private int cycleOf(final Path file)
+    /**
+     * The cycle a file holds, from its name: names sort in time order, so a binary search over cycle numbers finds
+     * the one whose name it is (works for every roll cycle's name format). {@code Integer.MIN_VALUE} when none.
+     */
+    int cycleOf(final Path file)
     {
-        final int first = queue.firstCycle();
-        final int last = queue.lastCycle();
-        if (first <= last)
+        final String name = file.getFileName().toString();
+        if (!name.endsWith(CYCLE_FILE_SUFFIX))
         {
-            for (final Long cycle : queue.listCyclesBetween(first, last))
+            return Integer.MIN_VALUE;
+        }
+        final String stem = name.substring(0, name.length() - CYCLE_FILE_SUFFIX.length());
+        long lo = 0;
+        long hi = Math.min(Integer.MAX_VALUE, MAX_CYCLE_MILLIS / rollCycle.lengthInMillis());
+        while (lo < hi)
+        {
+            final long mid = (lo + hi) >>> 1;
+            if (cycleName((int)mid).compareTo(stem) < 0)
             {
-                if (cycleFile(cycle.intValue()).getFileName().equals(file.getFileName()))
-                {
-                    return cycle.intValue();
-                }
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid;
             }
         }
-        return Integer.MIN_VALUE;
+        return cycleName((int)lo).equals(stem) ? (int)lo : Integer.MIN_VALUE;
+    }
+
+    private String cycleName(final int cycle)
+    {
+        final long millis = (long)cycle * rollCycle.lengthInMillis() + queue.epoch();
+        return fileNames.format(Instant.ofEpochMilli(millis));
     }
 
     /**

@@ -25,8 +25,8 @@ import net.openhft.chronicle.queue.rollcycles.SparseRollCycles;
 import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemEpochClock;
-import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
  * Configuration of a {@link Journal}: every setting starts from its {@link JournalConfiguration} system property,
@@ -47,7 +47,7 @@ public final class JournalContext
     private String retentionDays = JournalConfiguration.retentionDays();
     private String readOnly = JournalConfiguration.readOnly();
     private EpochClock epochClock = SystemEpochClock.INSTANCE;
-    private EpochNanoClock epochNanoClock = new SystemEpochNanoClock();
+    private EpochNanoClock epochNanoClock = new OffsetEpochNanoClock();
     private RollCycle rollCycle;
     private int retentionCycleCount;
     private int retentionDayCount;
@@ -277,7 +277,8 @@ public final class JournalContext
     }
 
     /**
-     * The clock that stamps a record's receive time when a bus frame is appended.
+     * The clock that stamps a record's receive time when a bus frame is appended; the default, Agrona's
+     * {@code OffsetEpochNanoClock}, allocates nothing (the JDK's epoch clock makes an {@code Instant} per read).
      *
      * @param clock epoch nanoseconds.
      * @return this.

@@ -17,6 +17,7 @@ package io.warpbus.bench;
 
 import java.util.Arrays;
 
+import io.warpbus.bench.journal.JournalBench;
 import io.warpbus.bench.rdma.RdmaBench;
 
 /**
@@ -47,6 +48,9 @@ public final class BenchMain
             case "rdma":
                 RdmaBench.main(rest);
                 break;
+            case "journal":
+                JournalBench.main(rest);
+                break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
                 usage();
@@ -56,6 +60,6 @@ public final class BenchMain
 
     private static void usage()
     {
-        System.err.println("usage: warpbus bench rdma [--quick]");
+        System.err.println("usage: warpbus bench rdma|journal [--quick]");
     }
 }

@@ -76,8 +76,8 @@ public final class JournalContext
         retentionDayCount = nonNegative(JournalConfiguration.RETENTION_DAYS_PROP_NAME, retentionDays);
         if (!"true".equalsIgnoreCase(readOnly) && !"false".equalsIgnoreCase(readOnly))
         {
-            throw new IllegalArgumentException(JournalConfiguration.READ_ONLY_PROP_NAME + " must be true or false, not '" +
-                readOnly + "'");
+            throw new IllegalArgumentException(JournalConfiguration.READ_ONLY_PROP_NAME + " must be true or false, " +
+                "not '" + readOnly + "'");
         }
         readOnlyFlag = Boolean.parseBoolean(readOnly);
         if (null == epochClock || null == epochNanoClock)

@@ -36,7 +36,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Retention may delete cycle files a reader has not reached yet: {@link #poll} then moves on to the oldest cycle
  * still there, which the caller sees as a jump in the sequences delivered. A file being read when it is deleted
- * stays readable to its end (the reader holds its mapping). On a damaged stream only the records before the damaged file are read.
+ * stays readable to its end (the reader holds its mapping). On a damaged stream only the records before the damaged
+ * file are read.
  * A reader is used by one thread at a time.
  */
 public final class JournalReader implements AutoCloseable

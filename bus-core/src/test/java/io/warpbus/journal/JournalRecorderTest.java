@@ -100,8 +100,8 @@ class JournalRecorderTest
                 }
             }
             bus.doWork();
-            subscription.poll((buffer, offset, length, header) ->
-                received.add(new long[] { header.sequence(), header.sessionId(), buffer.getLong(offset), length }), 100);
+            subscription.poll((buffer, offset, length, header) -> received.add(
+                new long[] { header.sequence(), header.sessionId(), buffer.getLong(offset), length }), 100);
             other.poll((buffer, offset, length, header) -> { }, 100);
         }
         bus.removeFrameObserver(recorder);

@@ -114,8 +114,8 @@ class JournalToolTest
         }
         assertEquals("stream=8 seq=0 session=66 flags=0x0 published=2026-03-02T14:30:00Z " +
             "received=2026-03-02T14:30:00Z length=4 hex=00010203", lines.get(20));
-        assertTrue(lines.get(22).endsWith("length=40 hex=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" +
-            "..."), lines.get(22));
+        assertTrue(lines.get(22).endsWith("length=40 hex=000102030405060708090a0b0c0d0e0f" +
+            "101112131415161718191a1b1c1d1e1f..."), lines.get(22));
     }
 
     @Test

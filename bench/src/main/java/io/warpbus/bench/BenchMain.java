@@ -18,6 +18,7 @@ package io.warpbus.bench;
 import java.util.Arrays;
 
 import io.warpbus.bench.bus.BusBench;
+import io.warpbus.bench.journal.JournalBench;
 import io.warpbus.bench.rdma.RdmaBench;
 
 /**
@@ -51,6 +52,9 @@ public final class BenchMain
             case "bus":
                 BusBench.main(rest);
                 break;
+            case "journal":
+                JournalBench.main(rest);
+                break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
                 usage();
@@ -60,6 +64,6 @@ public final class BenchMain
 
     private static void usage()
     {
-        System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]");
+        System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]");
     }
 }

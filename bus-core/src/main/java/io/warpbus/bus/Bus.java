@@ -384,7 +384,60 @@ public final class Bus implements AutoCloseable
         errorHandler.onError(error);
     }
 
+    /**
+     * Serve replays at an iWARP endpoint: subscribers with a replay channel naming it are handed to the provider,
+     * each with a publication of its own (see {@link ReplayProvider}). The endpoint may also carry ordinary
+     * publications.
+     *
+     * @param endpoint host:port to listen on.
+     * @param provider what serves them.
+     */
+    public void addReplayEndpoint(final String endpoint, final ReplayProvider provider)
+    {
+        ensureOpen();
+        final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint + "|stream=0")
+            .endpoint();
+        call(() ->
+        {
+            conductor.addReplayProvider(address, provider);
+            return null;
+        });
+    }
+
+    /**
+     * Stop serving replays at an endpoint. Replays under way go on until their provider closes them.
+     *
+     * @param endpoint as given to {@link #addReplayEndpoint}.
+     */
+    public void removeReplayEndpoint(final String endpoint)
+    {
+        final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint + "|stream=0")
+            .endpoint();
+        call(() ->
+        {
+            conductor.removeReplayProvider(address);
+            return null;
+        });
+    }
+
+    /**
+     * A replay's publication, on the bus's thread, for one subscriber joining at its first frame.
+     */
+    ExclusivePublication addReplayPublication(
+        final java.net.InetSocketAddress endpoint, final int streamId, final long fromSequence)
+    {
+        final String host = endpoint.getAddress().getHostAddress();
+        final String channel = "warp:iwarp?endpoint=" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" +
+            endpoint.getPort() + "|stream=" + streamId + "|initial-sequence=" + fromSequence;
+        return (ExclusivePublication)addPublication(channel, false, true);
+    }
+
     private Publication addPublication(final String channel, final boolean concurrent)
+    {
+        return addPublication(channel, concurrent, false);
+    }
+
+    private Publication addPublication(final String channel, final boolean concurrent, final boolean replay)
     {
         ensureOpen();
         final ChannelUri uri = ChannelUri.parse(channel);
@@ -412,7 +465,9 @@ public final class Bus implements AutoCloseable
         {
             call(() ->
             {
-                conductor.addSender(new PublicationSender(conductor, publication, counters));
+                final PublicationSender sender = new PublicationSender(conductor, publication, counters);
+                sender.replay = replay;
+                conductor.addSender(sender);
                 return null;
             });
         }

@@ -223,22 +223,55 @@ final class BusConductor implements Agent, ConnectionEventHandler
 
     void addSender(final PublicationSender sender)
     {
+        sender.publication.sender = sender;
         if (sender.channel.isIpc())
         {
             sender.publication.eagerSender = sender;
         }
         if (!sender.channel.isIpc())
         {
-            final InetSocketAddress address = sender.channel.endpoint();
-            PublisherEndpoint endpoint = publisherEndpoints.get(address);
-            if (null == endpoint)
+            final PublisherEndpoint endpoint = publisherEndpoint(sender.channel.endpoint());
+            if (!sender.replay)
             {
-                endpoint = new PublisherEndpoint(this, rnic, address);
-                publisherEndpoints.put(address, endpoint);
+                endpoint.add(sender);
             }
-            endpoint.add(sender);
         }
         senders.add(sender);
+    }
+
+    private PublisherEndpoint publisherEndpoint(final InetSocketAddress address)
+    {
+        PublisherEndpoint endpoint = publisherEndpoints.get(address);
+        if (null == endpoint)
+        {
+            endpoint = new PublisherEndpoint(this, rnic, address);
+            publisherEndpoints.put(address, endpoint);
+        }
+        return endpoint;
+    }
+
+    void addReplayProvider(final InetSocketAddress address, final ReplayProvider provider)
+    {
+        publisherEndpoint(address).replayProvider(provider);
+    }
+
+    void removeReplayProvider(final InetSocketAddress address)
+    {
+        final PublisherEndpoint endpoint = publisherEndpoints.get(address);
+        if (null != endpoint)
+        {
+            endpoint.replayProvider(null);
+            if (endpoint.isEmpty())
+            {
+                endpoint.close();
+                publisherEndpoints.remove(address);
+            }
+        }
+    }
+
+    Bus bus()
+    {
+        return bus;
     }
 
     void closeSender(final Publication publication)
@@ -261,7 +294,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
             if (null != endpoint)
             {
                 endpoint.remove(sender);
-                if (endpoint.isEmpty())
+                if (endpoint.isEmpty() && !endpoint.servesReplays())
                 {
                     endpoint.close();
                     publisherEndpoints.remove(sender.channel.endpoint());

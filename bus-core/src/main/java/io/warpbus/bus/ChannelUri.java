@@ -318,6 +318,18 @@ public final class ChannelUri
     }
 
     /**
+     * A text parameter.
+     *
+     * @param name         parameter.
+     * @param defaultValue value when absent.
+     * @return the value.
+     */
+    public String text(final String name, final String defaultValue)
+    {
+        return params.getOrDefault(name, defaultValue);
+    }
+
+    /**
      * Where the conflation key sits in each message, or -1 when the stream declares none.
      *
      * @return offset in the payload.
@@ -383,6 +395,33 @@ public final class ChannelUri
         }
         durationNs("lag-timeout", 0);
         number("initial-sequence", 0);
+        number("replay-from", 0);
+        number("replay-to", 0);
+        number("replay-from-time", 0);
+        if (params.containsKey("announce-replay"))
+        {
+            parseEndpoint(uri, params.get("announce-replay"));
+        }
+        if (isReplay() && isIpc())
+        {
+            throw new IllegalArgumentException("channel '" + uri + "': replays are served over iwarp: name the " +
+                "recorder's endpoint");
+        }
+        if (params.containsKey("replay-to") && !isReplay())
+        {
+            throw new IllegalArgumentException("channel '" + uri + "': replay-to needs replay-from or " +
+                "replay-from-time");
+        }
+    }
+
+    /**
+     * Does the channel ask for a replay of the recorded stream ({@code replay-from} or {@code replay-from-time})?
+     *
+     * @return true for a replay subscription.
+     */
+    public boolean isReplay()
+    {
+        return params.containsKey("replay-from") || params.containsKey("replay-from-time");
     }
 
     private static boolean isKnown(final String name)
@@ -400,6 +439,10 @@ public final class ChannelUri
             case "initial-sequence":
             case "conflation-key":
             case "name":
+            case "replay-from":
+            case "replay-to":
+            case "replay-from-time":
+            case "announce-replay":
                 return true;
             default:
                 return false;

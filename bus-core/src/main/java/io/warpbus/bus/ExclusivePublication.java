@@ -15,6 +15,7 @@
  */
 package io.warpbus.bus;
 
+import io.warpbus.bus.protocol.FrameDescriptor;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -62,6 +63,52 @@ public final class ExclusivePublication extends Publication
         log.tail.lazySet(next);
         eagerSend();
         return next;
+    }
+
+    /**
+     * Re-publish a recorded frame as it was first published: its payload, fragment flags and publisher timestamp.
+     * For a {@link ReplayProvider} feeding a replay; the frame gets this publication's next sequence.
+     *
+     * @param buffer      holding the payload.
+     * @param offset      where it starts.
+     * @param length      payload length, at most one frame's payload.
+     * @param flags       the recorded frame's flags ({@link io.warpbus.bus.protocol.FrameDescriptor#FLAG_BEGIN},
+     *                    {@link io.warpbus.bus.protocol.FrameDescriptor#FLAG_END}).
+     * @param timestampNs the recorded publisher timestamp.
+     * @return the new position, or a negative status as for {@link #offer}.
+     */
+    public long offerRecorded(
+        final DirectBuffer buffer, final int offset, final int length, final int flags, final long timestampNs)
+    {
+        if (length < 0 || length > maxPayloadLength)
+        {
+            throw new IllegalArgumentException("recorded frame of " + length + " bytes: must be in [0, " +
+                maxPayloadLength + "] on " + channel);
+        }
+        final long position = tailPosition;
+        final int required = FrameDescriptor.alignedLength(length);
+        final int padding = padding(position, required);
+        final long end = position + padding + required;
+        if (closed)
+        {
+            return CLOSED;
+        }
+        if (end > log.limit.get())
+        {
+            return backPressured(end);
+        }
+        if (padding > 0)
+        {
+            writePadding(position, padding);
+        }
+        final int frameOffset = log.offset(position + padding);
+        FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId, sessionId,
+            timestampNs);
+        logBuffer.putBytes(frameOffset + FrameDescriptor.HEADER_LENGTH, buffer, offset, length);
+        FrameDescriptor.commit(logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
+        tailPosition = end;
+        log.tail.lazySet(end);
+        return end;
     }
 
     @Override

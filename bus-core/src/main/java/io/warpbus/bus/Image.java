@@ -55,6 +55,8 @@ public final class Image
     private final long joinPosition;
     private long position;
     private long expectedSequence;
+    private long gapReportedBefore = -1;
+    private volatile String replayEndpoint = "";
     private long pendingGapFrom;
     private long pendingGapTo;
     private volatile String closeReason;
@@ -237,6 +239,22 @@ public final class Image
     public Subscription subscription()
     {
         return subscription;
+    }
+
+    /**
+     * Where the stream's recorder serves replays (host:port), as the publisher told this image when it joined; a
+     * replay channel naming it fills gaps.
+     *
+     * @return the endpoint, or empty when no recorder had announced one.
+     */
+    public String replayEndpoint()
+    {
+        return replayEndpoint;
+    }
+
+    void replayEndpoint(final String endpoint)
+    {
+        replayEndpoint = endpoint;
     }
 
     /**
@@ -427,8 +445,10 @@ public final class Image
             {
                 conflated.addAndGet(sequence - expected);
             }
-            else
+            else if (sequence != gapReportedBefore)
             {
+                // Reported once, even when a controlled poll aborts this frame and meets the gap again.
+                gapReportedBefore = sequence;
                 gaps.incrementAndGet();
                 subscription.onGap(expected, sequence - 1);
                 listener.onGap(this, expected, sequence - 1, position);

@@ -99,6 +99,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         offeredSequence = resumeSequence;
         offeredSession = resumeSession;
         ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, resumeSequence);
+        RingDescriptor.putReplayEndpoint(ring, trailer, channel.text("announce-replay", ""));
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, 0);
         ring.putLongOrdered(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET, System.currentTimeMillis());
@@ -167,6 +168,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
         image = new Image(subscription, session, "ipc:" + file.getFileName(), ring, capacity, position, sequence,
             gapFrom, gapTo, conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
+        image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         state = CONNECTED;
         connectedAtNs = nowNs;
         conductor.countConnection();

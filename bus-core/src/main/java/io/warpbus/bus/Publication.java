@@ -93,6 +93,7 @@ public abstract class Publication implements AutoCloseable
     volatile boolean closed;
     /** IPC only: the sender to run at once when the offering thread is the bus's own. */
     PublicationSender eagerSender;
+    PublicationSender sender;
 
     Publication(
         final Bus bus,

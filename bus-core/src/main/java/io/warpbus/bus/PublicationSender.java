@@ -52,6 +52,7 @@ final class PublicationSender
     final int sessionId;
     final BusConductor conductor;
     final ArrayList<SubscriberLink> links = new ArrayList<>();
+    private final ArrayList<io.warpbus.iwarp.QueuePair> draining = new ArrayList<>();
     private final BusContext context;
     private final int keyOffset;
     private final int keyLength;
@@ -71,6 +72,10 @@ final class PublicationSender
     private long subscriberIds = 1;
     private long cleanProgress;
     private boolean closing;
+    /** A replay's publication: one subscriber, not routed by stream at its endpoint. */
+    boolean replay;
+    /** Where this stream's recorder serves replays, as the last recorder to subscribe announced; or empty. */
+    String replayEndpoint = "";
     private long closeDeadlineNs;
 
     // IPC rendezvous
@@ -333,6 +338,10 @@ final class PublicationSender
     {
         if (links.remove(link))
         {
+            if (link instanceof RdmaSubscriberLink)
+            {
+                draining.add(((RdmaSubscriberLink)link).qp);
+            }
             counters.free(link.positionCounter);
             counters.free(link.lagCounter);
             if (link instanceof IpcSubscriberLink)
@@ -484,6 +493,10 @@ final class PublicationSender
     void addLink(final SubscriberLink link, final SubscribeHandshake.Request request)
     {
         link.clientName = request.name();
+        if (!request.announce().isEmpty())
+        {
+            replayEndpoint = request.announce();
+        }
         link.dropLag = dropLagFor(request);
         link.dropAfterNs = request.dropAfterNs();
         links.add(link);
@@ -553,7 +566,8 @@ final class PublicationSender
             ring.getLong(capacity + RingDescriptor.RESUME_SEQUENCE_OFFSET),
             ring.getInt(capacity + RingDescriptor.PUBLISHER_SESSION_OFFSET),
             ring.getLong(capacity + RingDescriptor.DROP_LAG_OFFSET),
-            ring.getLong(capacity + RingDescriptor.DROP_AFTER_OFFSET), name);
+            ring.getLong(capacity + RingDescriptor.DROP_AFTER_OFFSET), name, 0, -1, -1,
+            RingDescriptor.replayEndpoint(ring, capacity));
         String refusal = request.ringCapacity() != capacity ?
             "ring file holds " + capacity + " bytes of frames but declares " + request.ringCapacity() : null;
         if (null == refusal && request.streamId() != streamId)
@@ -578,8 +592,9 @@ final class PublicationSender
             counters.subscriberPosition(registrationId, channel, sessionId, subscriberIds, name),
             counters.subscriberLag(registrationId, channel, sessionId, subscriberIds++, name),
             file, mapped, log.buffer);
-        link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
         addLink(link, request);
+        RingDescriptor.putReplayEndpoint(ring, capacity, replayEndpoint);
+        link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
         conductor.countConnection();
         return true;
     }
@@ -598,17 +613,26 @@ final class PublicationSender
 
     boolean isClosed()
     {
-        return closing && links.isEmpty();
+        if (!closing || !links.isEmpty())
+        {
+            return false;
+        }
+        // The log stays registered until the connections that wrote from it are over: their last writes may still
+        // be queued.
+        draining.removeIf((qp) -> qp.state().isFinal());
+        return draining.isEmpty();
     }
 
     private void finishClosing(final long nowNs, final long published)
     {
         final boolean timedOut = nowNs - closeDeadlineNs > 0;
+        // A clean close sends everything offered first: frames not yet scanned are still to go.
+        final boolean allScanned = published >= log.tail.get();
         for (int i = links.size() - 1; i >= 0; i--)
         {
             final SubscriberLink link = links.get(i);
             if (SubscriberLink.ACTIVE != link.state || timedOut ||
-                (link.logPosition >= published && link.committed >= link.ringPosition))
+                (allScanned && link.logPosition >= published && link.committed >= link.ringPosition))
             {
                 link.close("publication closed", RingDescriptor.PUBLISHER_CLOSED);
                 retire(link);

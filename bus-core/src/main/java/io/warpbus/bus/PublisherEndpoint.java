@@ -35,7 +35,8 @@ import org.agrona.collections.Int2ObjectHashMap;
  * An iWARP endpoint where publications accept subscribers: one listener per host:port, shared by every
  * publication on it, routing each subscribe request to its stream's publication. A request that is malformed,
  * names an unknown stream, offers an unusable ring or duplicates a connected subscriber is rejected with the reason
- * in the MPA Reply's private data; the subscriber reads it and other subscribers are not affected.
+ * in the MPA Reply's private data; the subscriber reads it and other subscribers are not affected. An endpoint
+ * with a {@link ReplayProvider} also serves replay requests: each gets a publication of its own.
  */
 final class PublisherEndpoint
 {
@@ -44,6 +45,7 @@ final class PublisherEndpoint
     private final Rnic rnic;
     private final Listener listener;
     private final Int2ObjectHashMap<PublicationSender> senders = new Int2ObjectHashMap<>();
+    private ReplayProvider replayProvider;
 
     PublisherEndpoint(final BusConductor conductor, final Rnic rnic, final InetSocketAddress address)
     {
@@ -64,12 +66,29 @@ final class PublisherEndpoint
 
     void remove(final PublicationSender sender)
     {
-        senders.remove(sender.streamId);
+        if (senders.get(sender.streamId) == sender)
+        {
+            senders.remove(sender.streamId);
+        }
     }
 
     boolean isEmpty()
     {
-        return senders.isEmpty();
+        return senders.isEmpty() && null == replayProvider;
+    }
+
+    boolean servesReplays()
+    {
+        return null != replayProvider;
+    }
+
+    void replayProvider(final ReplayProvider provider)
+    {
+        if (null != provider && null != replayProvider)
+        {
+            throw new BusException("endpoint " + address + " already serves replays");
+        }
+        replayProvider = provider;
     }
 
     void close()
@@ -91,6 +110,11 @@ final class PublisherEndpoint
             reject(request, "malformed subscribe request from " + remote + ": " + ex.getMessage());
             return;
         }
+        if (subscribe.isReplay())
+        {
+            onReplayRequest(event, subscribe, remote, nowNs);
+            return;
+        }
         final PublicationSender sender = senders.get(subscribe.streamId());
         if (null == sender)
         {
@@ -103,6 +127,55 @@ final class PublisherEndpoint
             reject(request, refusal);
             return;
         }
+        accept(event, subscribe, sender, remote, nowNs);
+    }
+
+    private void onReplayRequest(
+        final ConnectionEvent event, final SubscribeHandshake.Request subscribe, final String remote, final long nowNs)
+    {
+        final ConnectRequest request = event.request();
+        final int streamId = subscribe.streamId();
+        if (null == replayProvider)
+        {
+            reject(request, "no replay service at " + address + " (asked for stream " + streamId + ")");
+            return;
+        }
+        final long from;
+        try
+        {
+            from = replayProvider.onReplayRequest(streamId, subscribe.resumeSequence(), subscribe.replayTo(),
+                subscribe.replayFromNs(), subscribe.name() + "@" + remote);
+        }
+        catch (final RuntimeException ex)
+        {
+            reject(request, "replay of stream " + streamId + " refused: " + ex.getMessage());
+            return;
+        }
+        final ExclusivePublication publication = conductor.bus().addReplayPublication(address, streamId, from);
+        final PublicationSender sender = publication.sender;
+        // The replay's subscriber joins at the publication's first frame, which carries sequence 'from'.
+        final SubscribeHandshake.Request join = new SubscribeHandshake.Request(streamId, subscribe.ringStag(),
+            subscribe.ringAddress(), subscribe.ringCapacity(), SlowConsumerPolicy.BLOCK.ordinal(), -1, 0, 0, 0,
+            subscribe.name(), 0, -1, -1, "");
+        final String refusal = sender.validate(join, remote);
+        if (null != refusal)
+        {
+            publication.close();
+            reject(request, refusal);
+            return;
+        }
+        accept(event, join, sender, remote, nowNs);
+        replayProvider.onReplayStarted(publication, from, subscribe.replayTo());
+    }
+
+    private void accept(
+        final ConnectionEvent event,
+        final SubscribeHandshake.Request subscribe,
+        final PublicationSender sender,
+        final String remote,
+        final long nowNs)
+    {
+        final ConnectRequest request = event.request();
         final long[] join = sender.joinPoint(subscribe);
         final CompletionQueue cq = rnic.createCompletionQueue(1024);
         final QueuePair qp = sender.protectionDomain().createQueuePair(
@@ -121,7 +194,8 @@ final class PublisherEndpoint
         sender.addLink(link, subscribe);
         conductor.track(qp, sender, link);
         final SubscribeHandshake.Reply reply = new SubscribeHandshake.Reply(sender.sessionId,
-            sender.log.termLength, join[0], join[1], credit.stag(), credit.address(), join[2], join[3]);
+            sender.log.termLength, join[0], join[1], credit.stag(), credit.address(), join[2], join[3],
+            sender.replayEndpoint);
         request.accept(qp, new ConnectionParameters().privateData(SubscribeHandshake.encode(reply)));
     }
 

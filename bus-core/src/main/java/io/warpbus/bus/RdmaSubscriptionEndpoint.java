@@ -52,6 +52,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
     private static final int CONNECTED = 2;
     private static final int CLOSING_IMAGE = 3;
     private static final int CLOSED = 4;
+    private static final String END_OF_STREAM = "end of stream: the publication closed";
     private static final long MIN_BACKOFF_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long MAX_BACKOFF_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -131,9 +132,14 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq).sendQueueDepth(64)
             .receiveQueueDepth(1));
         ring.setMemory(capacity, RingDescriptor.TRAILER_LENGTH, (byte)0);
+        final boolean replay = channel.isReplay();
+        // A replay resumes where it left off after a lost connection, else starts where the channel says.
+        final long from = replay && resumeSequence < 0 ? channel.number("replay-from", -1) : resumeSequence;
         final SubscribeHandshake.Request request = new SubscribeHandshake.Request(channel.streamId(),
-            ringRegion.stag(), ringRegion.address(), capacity, subscription.policy().ordinal(), resumeSequence,
-            resumeSession, channel.size("lag", 0), channel.durationNs("lag-timeout", 0), name);
+            ringRegion.stag(), ringRegion.address(), capacity, subscription.policy().ordinal(), from,
+            resumeSession, channel.size("lag", 0), channel.durationNs("lag-timeout", 0), name,
+            replay ? SubscribeHandshake.FLAG_REPLAY : 0, replay ? channel.number("replay-to", -1) : -1,
+            replay && from < 0 ? channel.number("replay-from-time", -1) : -1, channel.text("announce-replay", ""));
         state = CONNECTING;
         conductor.watch(qp, this);
         rnic.connectionManager().connect(qp, channel.endpoint(),
@@ -165,8 +171,19 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
                 onEstablished(event, nowNs);
                 break;
             case REJECTED:
-                failed("rejected by the publisher at " + channel.endpoint() + ": " +
-                    new String(event.privateData(), StandardCharsets.US_ASCII), nowNs);
+                final String refusal = "rejected by the publisher at " + channel.endpoint() + ": " +
+                    new String(event.privateData(), StandardCharsets.US_ASCII);
+                if (channel.isReplay())
+                {
+                    // A replay refused stays refused: asking again would get the same answer.
+                    conductor.onError(new BusException("subscription " + channel + " " + refusal));
+                    subscription.end(refusal);
+                    state = CLOSED;
+                }
+                else
+                {
+                    failed(refusal, nowNs);
+                }
                 break;
             case CONNECT_ERROR:
             case DISCONNECTED:
@@ -201,6 +218,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             reply.initialPosition(), reply.initialSequence(), reply.gapFrom(), reply.gapTo(),
             conductor.counters().imagePosition(subscription.registrationId(), channel, reply.sessionId(),
             channel.endpoint().toString()));
+        image.replayEndpoint(reply.replayEndpoint());
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
         state = CONNECTED;
@@ -223,7 +241,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         if (RingDescriptor.PUBLISHER_CLOSED == status)
         {
             qp.disconnect();
-            startClosingImage("end of stream: the publication closed");
+            startClosingImage(END_OF_STREAM);
             return 1;
         }
         final long heartbeat = ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
@@ -259,7 +277,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         }
         if (RingDescriptor.PUBLISHER_CLOSED == status)
         {
-            return "end of stream: the publication closed";
+            return END_OF_STREAM;
         }
         return "connection lost: " + event.reason();
     }
@@ -286,6 +304,12 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         if (QueuePairState.RTS == qp.state())
         {
             qp.disconnect();
+        }
+        if (channel.isReplay() && closeReason.startsWith(END_OF_STREAM))
+        {
+            subscription.end(closeReason);
+            state = CLOSED;
+            return 1;
         }
         state = BACKOFF;
         nextAttemptNs = nowNs + MIN_BACKOFF_NS;

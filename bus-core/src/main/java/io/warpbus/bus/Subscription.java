@@ -40,6 +40,7 @@ public final class Subscription implements AutoCloseable
     private final AtomicLong gapsMissing = new AtomicLong();
     private volatile Image[] images = NO_IMAGES;
     private volatile boolean closed;
+    private volatile String endReason;
     private SubscriptionEndpoint endpoint;
     private int roundRobin;
     private long resumeSequence = -1;
@@ -64,6 +65,32 @@ public final class Subscription implements AutoCloseable
         {
         };
         this.gapCounter = gaps;
+    }
+
+    /**
+     * Has this subscription ended for good? Only a replay subscription ends by itself: when its replay is complete
+     * (its publication closed after the last frame asked for) or when the replay service refused it.
+     *
+     * @return true once ended.
+     */
+    public boolean isEnded()
+    {
+        return null != endReason;
+    }
+
+    /**
+     * Why it ended.
+     *
+     * @return "end of stream: ..." for a completed replay, the refusal for a refused one, or null while not ended.
+     */
+    public String endReason()
+    {
+        return endReason;
+    }
+
+    void end(final String reason)
+    {
+        endReason = reason;
     }
 
     void resumeFrom(final long sequence, final int session)

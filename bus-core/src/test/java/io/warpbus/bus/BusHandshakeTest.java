@@ -173,7 +173,7 @@ class BusHandshakeTest
             final CompletionQueue cq = client.createCompletionQueue(16);
             final QueuePair qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq));
             final SubscribeHandshake.Request request = new SubscribeHandshake.Request(11, stag, small.address(),
-                256 * 1024, SlowConsumerPolicy.BLOCK.ordinal(), -1, 0, 0, 0, "liar");
+                256 * 1024, SlowConsumerPolicy.BLOCK.ordinal(), -1, 0, 0, 0, "liar", 0, -1, -1, "");
             client.connectionManager().connect(qp, ChannelUri.parse(channel).endpoint(),
                 new ConnectionParameters().privateData(SubscribeHandshake.encode(request)), null);
             await(() ->

@@ -43,6 +43,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   128  drop lag            (long)  bytes behind that get a drop subscriber dropped, 0 for the default
  *   136  drop after          (long)  ns a drop subscriber may stay behind without consuming, 0 for no limit
  *   144  reject reason       (int length + ASCII, up to 108 bytes)
+ *   256  replay endpoint     (int length + ASCII host:port, up to 64 bytes) written by a recorder subscribing
+ *                            with its announce, overwritten by the publisher at attach with the stream's one
  * </pre>
  * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
  * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
@@ -50,7 +52,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class RingDescriptor
 {
     /** Bytes of metadata after the frames. */
-    public static final int TRAILER_LENGTH = 256;
+    public static final int TRAILER_LENGTH = 384;
     /** Commit position. */
     public static final int COMMIT_POSITION_OFFSET = 0;
     /** Publisher heartbeat. */
@@ -86,7 +88,11 @@ public final class RingDescriptor
     /** Reject reason (IPC). */
     public static final int REASON_OFFSET = 144;
     /** Bytes of the reason field: a length and the text. */
-    public static final int REASON_FIELD_LENGTH = TRAILER_LENGTH - REASON_OFFSET;
+    public static final int REASON_FIELD_LENGTH = 112;
+    /** Replay endpoint (IPC): announced by a recorder, or told by the publisher. */
+    public static final int REPLAY_ENDPOINT_OFFSET = 256;
+    /** Longest replay endpoint. */
+    public static final int MAX_ENDPOINT_LENGTH = 64;
     /** Longest reject reason. */
     public static final int MAX_REASON_LENGTH = REASON_FIELD_LENGTH - 4;
 
@@ -125,6 +131,35 @@ public final class RingDescriptor
         final int length = Math.min(text.length, MAX_REASON_LENGTH);
         buffer.putInt(index, length);
         buffer.putBytes(index + 4, text, 0, length);
+    }
+
+    /**
+     * Write the replay endpoint field (empty for none).
+     *
+     * @param buffer   holding the trailer.
+     * @param trailer  index of the trailer.
+     * @param endpoint host:port or empty.
+     */
+    public static void putReplayEndpoint(final UnsafeBuffer buffer, final int trailer, final String endpoint)
+    {
+        final byte[] text = endpoint.getBytes(StandardCharsets.US_ASCII);
+        final int length = Math.min(text.length, MAX_ENDPOINT_LENGTH);
+        buffer.putBytes(trailer + REPLAY_ENDPOINT_OFFSET + 4, text, 0, length);
+        buffer.putInt(trailer + REPLAY_ENDPOINT_OFFSET, length);
+    }
+
+    /**
+     * Read the replay endpoint field.
+     *
+     * @param buffer  holding the trailer.
+     * @param trailer index of the trailer.
+     * @return host:port, or empty when none or malformed.
+     */
+    public static String replayEndpoint(final UnsafeBuffer buffer, final int trailer)
+    {
+        final int length = buffer.getInt(trailer + REPLAY_ENDPOINT_OFFSET);
+        return length <= 0 || length > MAX_ENDPOINT_LENGTH ? "" :
+            buffer.getStringWithoutLengthAscii(trailer + REPLAY_ENDPOINT_OFFSET + 4, length);
     }
 
     /**

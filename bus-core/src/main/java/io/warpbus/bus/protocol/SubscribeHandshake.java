@@ -26,24 +26,33 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  * request:  0 magic 'WBUS' | 4 version (short) | 6 reserved (short) | 8 stream id | 12 ring STag
  *          16 ring address (long) | 24 ring capacity | 28 policy | 32 resume sequence (long, -1 live)
- *          40 resume session | 44 name length (short) | 46 name (ASCII, up to 64)
+ *          40 resume session | 44 drop lag (long) | 52 drop after ns (long) | 60 flags
+ *          64 replay to (long, -1 open) | 72 replay from time ns (long, -1 none) | 80 name length (short)
+ *          82 announce length (short) | 84 name (ASCII, up to 64) | announce (ASCII, up to 64)
  * reply:    0 magic | 4 version | 8 session id | 12 term length | 16 initial position (long)
  *          24 initial sequence (long) | 32 credit STag | 36 credit address (long)
- *          44 gap from (long, -1 none) | 52 gap to (long)
+ *          44 gap from (long, -1 none) | 52 gap to (long) | 60 replay endpoint length (short)
+ *          62 replay endpoint (ASCII host:port, up to 64; empty when no recorder announced one)
  * </pre>
+ * A request with {@link #FLAG_REPLAY} asks a replay endpoint for the recorded stream from the resume sequence (or
+ * the replay time) to the replay-to sequence; an announce names the replay endpoint of a recorder subscribing.
  */
 public final class SubscribeHandshake
 {
     /** 'WBUS'. */
     public static final int MAGIC = 0x53554257;
     /** Handshake version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Longest subscriber name. */
     public static final int MAX_NAME_LENGTH = 64;
     /** Request length without the name. */
-    public static final int REQUEST_HEADER_LENGTH = 62;
-    /** Reply length. */
-    public static final int REPLY_LENGTH = 60;
+    public static final int REQUEST_HEADER_LENGTH = 84;
+    /** Reply length without the replay endpoint. */
+    public static final int REPLY_HEADER_LENGTH = 62;
+    /** Longest announced or replied replay endpoint. */
+    public static final int MAX_ENDPOINT_LENGTH = 64;
+    /** Request flag: a replay of the recorded stream, not the live one. */
+    public static final int FLAG_REPLAY = 1;
 
     private SubscribeHandshake()
     {
@@ -64,6 +73,11 @@ public final class SubscribeHandshake
      * @param dropAfterNs    for the drop policy: how long the subscriber may stay behind without consuming
      *                       before it is dropped, or 0 for no time limit.
      * @param name           the subscriber's name, for counters and logs.
+     * @param flags          {@link #FLAG_REPLAY} or 0.
+     * @param replayTo       for a replay: last sequence wanted, or -1 to follow the recording without end.
+     * @param replayFromNs   for a replay: start at the first record received at or after this time (epoch ns),
+     *                       or -1 to start at the resume sequence.
+     * @param announce       the replay endpoint (host:port) of a recorder subscribing, or empty.
      */
     public record Request(
         int streamId,
@@ -75,8 +89,21 @@ public final class SubscribeHandshake
         int resumeSession,
         long dropLag,
         long dropAfterNs,
-        String name)
+        String name,
+        int flags,
+        long replayTo,
+        long replayFromNs,
+        String announce)
     {
+        /**
+         * Is this a replay request?
+         *
+         * @return true when {@link #FLAG_REPLAY} is set.
+         */
+        public boolean isReplay()
+        {
+            return (flags & FLAG_REPLAY) != 0;
+        }
     }
 
     /**
@@ -90,6 +117,7 @@ public final class SubscribeHandshake
      * @param creditAddress   tagged offset of that slot.
      * @param gapFrom         first sequence asked for that is no longer held, or -1.
      * @param gapTo           last such sequence.
+     * @param replayEndpoint  where the stream's recorder serves replays (host:port), or empty.
      */
     public record Reply(
         int sessionId,
@@ -99,7 +127,8 @@ public final class SubscribeHandshake
         int creditStag,
         long creditAddress,
         long gapFrom,
-        long gapTo)
+        long gapTo,
+        String replayEndpoint)
     {
     }
 
@@ -111,9 +140,9 @@ public final class SubscribeHandshake
      */
     public static byte[] encode(final Request request)
     {
-        final byte[] name = request.name().getBytes(StandardCharsets.US_ASCII);
-        final int nameLength = Math.min(name.length, MAX_NAME_LENGTH);
-        final byte[] bytes = new byte[REQUEST_HEADER_LENGTH + nameLength];
+        final byte[] name = ascii(request.name(), MAX_NAME_LENGTH);
+        final byte[] announce = ascii(request.announce(), MAX_ENDPOINT_LENGTH);
+        final byte[] bytes = new byte[REQUEST_HEADER_LENGTH + name.length + announce.length];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         buffer.putInt(0, MAGIC, ByteOrder.LITTLE_ENDIAN);
         buffer.putShort(4, (short)VERSION, ByteOrder.LITTLE_ENDIAN);
@@ -126,13 +155,18 @@ public final class SubscribeHandshake
         buffer.putInt(40, request.resumeSession(), ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(44, request.dropLag(), ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(52, request.dropAfterNs(), ByteOrder.LITTLE_ENDIAN);
-        buffer.putShort(60, (short)nameLength, ByteOrder.LITTLE_ENDIAN);
-        buffer.putBytes(REQUEST_HEADER_LENGTH, name, 0, nameLength);
+        buffer.putInt(60, request.flags(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(64, request.replayTo(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(72, request.replayFromNs(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(80, (short)name.length, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(82, (short)announce.length, ByteOrder.LITTLE_ENDIAN);
+        buffer.putBytes(REQUEST_HEADER_LENGTH, name);
+        buffer.putBytes(REQUEST_HEADER_LENGTH + name.length, announce);
         return bytes;
     }
 
     /**
-     * Decode a request, checking everything a hostile or mistaken peer could get wrong.
+     * Decode a request.
      *
      * @param bytes private data of an MPA Request.
      * @return the request.
@@ -147,11 +181,13 @@ public final class SubscribeHandshake
         }
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         checkMagic(buffer, "request");
-        final int nameLength = buffer.getShort(60, ByteOrder.LITTLE_ENDIAN);
-        if (nameLength < 0 || nameLength > MAX_NAME_LENGTH || REQUEST_HEADER_LENGTH + nameLength != bytes.length)
+        final int nameLength = buffer.getShort(80, ByteOrder.LITTLE_ENDIAN);
+        final int announceLength = buffer.getShort(82, ByteOrder.LITTLE_ENDIAN);
+        if (nameLength < 0 || nameLength > MAX_NAME_LENGTH || announceLength < 0 ||
+            announceLength > MAX_ENDPOINT_LENGTH || REQUEST_HEADER_LENGTH + nameLength + announceLength != bytes.length)
         {
-            throw new IllegalArgumentException("subscribe request name length " + nameLength +
-                " does not match its " + bytes.length + " bytes");
+            throw new IllegalArgumentException("subscribe request name length " + nameLength + " and announce " +
+                "length " + announceLength + " do not match its " + bytes.length + " bytes");
         }
         return new Request(
             buffer.getInt(8, ByteOrder.LITTLE_ENDIAN),
@@ -163,7 +199,11 @@ public final class SubscribeHandshake
             buffer.getInt(40, ByteOrder.LITTLE_ENDIAN),
             buffer.getLong(44, ByteOrder.LITTLE_ENDIAN),
             buffer.getLong(52, ByteOrder.LITTLE_ENDIAN),
-            buffer.getStringWithoutLengthAscii(REQUEST_HEADER_LENGTH, nameLength));
+            buffer.getStringWithoutLengthAscii(REQUEST_HEADER_LENGTH, nameLength),
+            buffer.getInt(60, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(64, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(72, ByteOrder.LITTLE_ENDIAN),
+            buffer.getStringWithoutLengthAscii(REQUEST_HEADER_LENGTH + nameLength, announceLength));
     }
 
     /**
@@ -174,7 +214,8 @@ public final class SubscribeHandshake
      */
     public static byte[] encode(final Reply reply)
     {
-        final byte[] bytes = new byte[REPLY_LENGTH];
+        final byte[] endpoint = ascii(reply.replayEndpoint(), MAX_ENDPOINT_LENGTH);
+        final byte[] bytes = new byte[REPLY_HEADER_LENGTH + endpoint.length];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         buffer.putInt(0, MAGIC, ByteOrder.LITTLE_ENDIAN);
         buffer.putShort(4, (short)VERSION, ByteOrder.LITTLE_ENDIAN);
@@ -186,6 +227,8 @@ public final class SubscribeHandshake
         buffer.putLong(36, reply.creditAddress(), ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(44, reply.gapFrom(), ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(52, reply.gapTo(), ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(60, (short)endpoint.length, ByteOrder.LITTLE_ENDIAN);
+        buffer.putBytes(REPLY_HEADER_LENGTH, endpoint);
         return bytes;
     }
 
@@ -198,13 +241,20 @@ public final class SubscribeHandshake
      */
     public static Reply decodeReply(final byte[] bytes)
     {
-        if (bytes.length != REPLY_LENGTH)
+        if (bytes.length < REPLY_HEADER_LENGTH)
         {
-            throw new IllegalArgumentException("subscribe reply of " + bytes.length + " bytes, expected " +
-                REPLY_LENGTH + " (is the endpoint a WarpBus publisher?)");
+            throw new IllegalArgumentException("subscribe reply of " + bytes.length + " bytes, need at least " +
+                REPLY_HEADER_LENGTH + " (is the endpoint a WarpBus publisher?)");
         }
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         checkMagic(buffer, "reply");
+        final int endpointLength = buffer.getShort(60, ByteOrder.LITTLE_ENDIAN);
+        if (endpointLength < 0 || endpointLength > MAX_ENDPOINT_LENGTH ||
+            REPLY_HEADER_LENGTH + endpointLength != bytes.length)
+        {
+            throw new IllegalArgumentException("subscribe reply replay endpoint length " + endpointLength +
+                " does not match its " + bytes.length + " bytes");
+        }
         return new Reply(
             buffer.getInt(8, ByteOrder.LITTLE_ENDIAN),
             buffer.getInt(12, ByteOrder.LITTLE_ENDIAN),
@@ -213,7 +263,14 @@ public final class SubscribeHandshake
             buffer.getInt(32, ByteOrder.LITTLE_ENDIAN),
             buffer.getLong(36, ByteOrder.LITTLE_ENDIAN),
             buffer.getLong(44, ByteOrder.LITTLE_ENDIAN),
-            buffer.getLong(52, ByteOrder.LITTLE_ENDIAN));
+            buffer.getLong(52, ByteOrder.LITTLE_ENDIAN),
+            buffer.getStringWithoutLengthAscii(REPLY_HEADER_LENGTH, endpointLength));
+    }
+
+    private static byte[] ascii(final String text, final int maxLength)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        return bytes.length <= maxLength ? bytes : java.util.Arrays.copyOf(bytes, maxLength);
     }
 
     private static void checkMagic(final UnsafeBuffer buffer, final String what)

@@ -32,6 +32,11 @@ public final class DemoProcess
      */
     public static final int EXIT_USAGE = 2;
 
+    /**
+     * System property set on the processes the demo starts.
+     */
+    public static final String CHILD_PROP_NAME = "warpbus.demo.child";
+
     private DemoProcess()
     {
     }

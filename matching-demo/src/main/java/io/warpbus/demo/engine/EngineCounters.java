@@ -149,6 +149,16 @@ public final class EngineCounters
     }
 
     /**
+     * Execution reports and message rejects not sent (no subscriber, or closed): answers a client never got.
+     *
+     * @return the count.
+     */
+    public long unsentReports()
+    {
+        return reportStream[3].get() + reportStream[4].get();
+    }
+
+    /**
      * Messages published on the market-data stream.
      *
      * @return the count.

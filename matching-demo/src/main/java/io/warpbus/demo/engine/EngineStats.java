@@ -16,7 +16,7 @@ public final class EngineStats
     private final EngineCounters counters;
     private final Histogram total;
     private Histogram interval;
-    private volatile Sample last = new Sample(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private volatile Sample last = new Sample(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     private long lastCommands;
     private long lastTrades;
     private long lastSampleNs;
@@ -67,6 +67,7 @@ public final class EngineStats
             counters.backPressureEvents(),
             counters.backPressuredMessages(),
             counters.notConnected() + counters.failed(),
+            counters.unsentReports(),
             counters.snapshotCycles());
         lastCommands = commands;
         lastTrades = trades;
@@ -112,6 +113,7 @@ public final class EngineStats
             .add("back_pressure_events", sample.backPressureEvents())
             .add("back_pressured_messages", sample.backPressuredMessages())
             .add("unsent", sample.unsent())
+            .add("unsent_reports", sample.unsentReports())
             .add("snapshot_cycles", sample.snapshotCycles())
             .toString();
     }
@@ -128,12 +130,12 @@ public final class EngineStats
             "\"messageRejects\":%d,\"ordersPerSecond\":%.1f,\"tradesPerSecond\":%.1f,\"matchP50Ns\":%d," +
             "\"matchP99Ns\":%d,\"matchP999Ns\":%d,\"matchTotalP50Ns\":%d,\"matchTotalP99Ns\":%d," +
             "\"matchTotalP999Ns\":%d,\"matchTotalMaxNs\":%d,\"backPressureEvents\":%d," +
-            "\"backPressuredMessages\":%d,\"unsent\":%d,\"snapshotCycles\":%d}",
+            "\"backPressuredMessages\":%d,\"unsent\":%d,\"unsentReports\":%d,\"snapshotCycles\":%d}",
             sample.commands(), sample.trades(), sample.reports(), sample.rejects(), sample.messageRejects(),
             sample.ordersPerSecond(), sample.tradesPerSecond(), sample.matchP50Ns(), sample.matchP99Ns(),
             sample.matchP999Ns(), sample.matchTotalP50Ns(), sample.matchTotalP99Ns(), sample.matchTotalP999Ns(),
             sample.matchTotalMaxNs(), sample.backPressureEvents(), sample.backPressuredMessages(), sample.unsent(),
-            sample.snapshotCycles());
+            sample.unsentReports(), sample.snapshotCycles());
     }
 
     private static long percentile(final Histogram histogram, final double percentile)
@@ -160,7 +162,8 @@ public final class EngineStats
      * @param matchTotalMaxNs       service time maximum, since the start.
      * @param backPressureEvents    offers refused with back pressure.
      * @param backPressuredMessages messages that waited for back pressure.
-     * @param unsent                messages not sent (no subscriber, closed).
+     * @param unsent                messages not sent (no subscriber, closed), all streams.
+     * @param unsentReports         execution reports and message rejects not sent.
      * @param snapshotCycles        snapshot cycles published.
      */
     public record Sample(
@@ -181,6 +184,7 @@ public final class EngineStats
         long backPressureEvents,
         long backPressuredMessages,
         long unsent,
+        long unsentReports,
         long snapshotCycles)
     {
     }

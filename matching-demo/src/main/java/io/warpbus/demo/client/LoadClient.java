@@ -61,6 +61,8 @@ public final class LoadClient implements Agent
     private final AtomicLong reportCount = new AtomicLong();
     private final AtomicLong fills = new AtomicLong();
     private final AtomicLong rejects = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLongArray rejectsByReason =
+        new java.util.concurrent.atomic.AtomicLongArray(500);
     private final AtomicLong unexpectedRejects = new AtomicLong();
     private final AtomicLong messageRejects = new AtomicLong();
     private final AtomicLong execIdGaps = new AtomicLong();
@@ -254,14 +256,25 @@ public final class LoadClient implements Agent
     }
 
     /**
-     * Rejections other than the expected ones: unknown orders (a maker cancelling a quote that just traded) and
-     * post-only quotes that would cross.
+     * Rejections other than the expected ones: unknown orders (a maker cancelling a quote that just traded),
+     * post-only quotes that would cross, and replaces below what has already traded.
      *
      * @return the count.
      */
     public long unexpectedRejects()
     {
         return unexpectedRejects.get();
+    }
+
+    /**
+     * Rejections received with one reason code.
+     *
+     * @param reason a {@link RejectReason} code.
+     * @return the count.
+     */
+    public long rejects(final int reason)
+    {
+        return reason >= 0 && reason < rejectsByReason.length() ? rejectsByReason.get(reason) : 0;
     }
 
     /**
@@ -404,7 +417,12 @@ public final class LoadClient implements Agent
             case REPLACE_REJECTED:
                 answered(report, nowNs);
                 rejects.lazySet(rejects.get() + 1);
-                if (RejectReason.UNKNOWN_ORDER.code() != reason && RejectReason.POST_ONLY_WOULD_CROSS.code() != reason)
+                if (reason >= 0 && reason < rejectsByReason.length())
+                {
+                    rejectsByReason.lazySet(reason, rejectsByReason.get(reason) + 1);
+                }
+                if (RejectReason.UNKNOWN_ORDER.code() != reason && RejectReason.POST_ONLY_WOULD_CROSS.code() != reason &&
+                    RejectReason.QUANTITY_NOT_ABOVE_FILLED.code() != reason)
                 {
                     unexpectedRejects.lazySet(unexpectedRejects.get() + 1);
                 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.warpbus.demo.client;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -421,7 +436,8 @@ public final class LoadClient implements Agent
                 {
                     rejectsByReason.lazySet(reason, rejectsByReason.get(reason) + 1);
                 }
-                if (RejectReason.UNKNOWN_ORDER.code() != reason && RejectReason.POST_ONLY_WOULD_CROSS.code() != reason &&
+                if (RejectReason.UNKNOWN_ORDER.code() != reason &&
+                    RejectReason.POST_ONLY_WOULD_CROSS.code() != reason &&
                     RejectReason.QUANTITY_NOT_ABOVE_FILLED.code() != reason)
                 {
                     unexpectedRejects.lazySet(unexpectedRejects.get() + 1);

@@ -165,6 +165,11 @@ class EndToEndTest
                 "book of " + instrument.symbol() + " rebuilt by the late joiner");
         }
 
+        assertMetricsServed();
+    }
+
+    private void assertMetricsServed() throws Exception
+    {
         final EngineStats stats = new EngineStats(engine, System.nanoTime());
         metrics = new MetricsServer(new java.net.InetSocketAddress("127.0.0.1", 0), engine, stats);
         stats.sample(System.nanoTime());

@@ -47,6 +47,9 @@ public final class BenchMain
             case "rdma":
                 RdmaBench.main(rest);
                 break;
+            case "matching":
+                io.warpbus.bench.matching.MatchingBench.main(rest);
+                break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
                 usage();
@@ -56,6 +59,6 @@ public final class BenchMain
 
     private static void usage()
     {
-        System.err.println("usage: warpbus bench rdma [--quick]");
+        System.err.println("usage: warpbus bench rdma|matching [--quick]");
     }
 }

@@ -17,6 +17,9 @@ package io.warpbus.bench;
 
 import java.util.Arrays;
 
+import io.warpbus.bench.bus.BusBench;
+import io.warpbus.bench.journal.JournalBench;
+import io.warpbus.bench.matching.MatchingBench;
 import io.warpbus.bench.rdma.RdmaBench;
 
 /**
@@ -47,8 +50,14 @@ public final class BenchMain
             case "rdma":
                 RdmaBench.main(rest);
                 break;
+            case "bus":
+                BusBench.main(rest);
+                break;
+            case "journal":
+                JournalBench.main(rest);
+                break;
             case "matching":
-                io.warpbus.bench.matching.MatchingBench.main(rest);
+                MatchingBench.main(rest);
                 break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
@@ -59,6 +68,7 @@ public final class BenchMain
 
     private static void usage()
     {
-        System.err.println("usage: warpbus bench rdma|matching [--quick]");
+        System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]" +
+            "    warpbus bench matching [--quick] [--rate COMMANDS_PER_S]");
     }
 }

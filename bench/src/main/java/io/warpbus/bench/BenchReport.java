@@ -138,8 +138,33 @@ public final class BenchReport
      */
     public void writeJson(final Path file) throws IOException
     {
+        writeJson(file, this);
+    }
+
+    /**
+     * Write the medians of several reports as one JSON array, report after report: for a suite whose systems come
+     * in pairs, each pair with its own baseline (and so its own table), but one file.
+     *
+     * @param file    the file; its directory is created.
+     * @param reports the reports, in order.
+     * @throws IOException when it cannot be written.
+     */
+    public static void writeJson(final Path file, final BenchReport... reports) throws IOException
+    {
         final StringBuilder json = new StringBuilder("[\n");
         boolean first = true;
+        for (final BenchReport report : reports)
+        {
+            first = report.appendJson(json, first);
+        }
+        json.append("\n]\n");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, json);
+    }
+
+    private boolean appendJson(final StringBuilder json, final boolean firstObject)
+    {
+        boolean first = firstObject;
         for (final String[] row : rows())
         {
             for (final String system : systems)
@@ -155,9 +180,7 @@ public final class BenchReport
                 first = false;
             }
         }
-        json.append("\n]\n");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, json);
+        return first;
     }
 
     /**

@@ -61,6 +61,30 @@ class BenchReportTest
     }
 
     @Test
+    void shouldWriteSeveralReportsAsOneJsonArray() throws Exception
+    {
+        final BenchReport network = new BenchReport("bus", "aeron-udp");
+        network.add("pingpong-64B", "warpbus-iwarp", "rtt_p50_ns", 30000, "ns");
+        network.add("pingpong-64B", "aeron-udp", "rtt_p50_ns", 20000, "ns");
+        final BenchReport ipc = new BenchReport("bus", "aeron-ipc");
+        ipc.add("pingpong-64B", "warpbus-ipc", "rtt_p50_ns", 700, "ns");
+        ipc.add("pingpong-64B", "aeron-ipc", "rtt_p50_ns", 500, "ns");
+        final BenchReport empty = new BenchReport("bus", "aeron-udp");
+        final Path file = dir.resolve("out/bus.json");
+        BenchReport.writeJson(file, network, empty, ipc);
+        assertEquals("[\n" +
+            "  {\"suite\":\"bus\",\"case\":\"pingpong-64B\",\"system\":\"warpbus-iwarp\"," +
+            "\"metric\":\"rtt_p50_ns\",\"value\":30000,\"unit\":\"ns\"},\n" +
+            "  {\"suite\":\"bus\",\"case\":\"pingpong-64B\",\"system\":\"aeron-udp\"," +
+            "\"metric\":\"rtt_p50_ns\",\"value\":20000,\"unit\":\"ns\"},\n" +
+            "  {\"suite\":\"bus\",\"case\":\"pingpong-64B\",\"system\":\"warpbus-ipc\"," +
+            "\"metric\":\"rtt_p50_ns\",\"value\":700,\"unit\":\"ns\"},\n" +
+            "  {\"suite\":\"bus\",\"case\":\"pingpong-64B\",\"system\":\"aeron-ipc\"," +
+            "\"metric\":\"rtt_p50_ns\",\"value\":500,\"unit\":\"ns\"}\n" +
+            "]\n", Files.readString(file));
+    }
+
+    @Test
     void shouldPrintTheRatioToTheBaseline()
     {
         final BenchReport report = new BenchReport("rdma", "tcp-nio");

@@ -28,9 +28,11 @@ public final class BufferClaim
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private int frameOffset;
     private int frameLength;
+    private Publication publication;
 
-    void wrap(final UnsafeBuffer log, final int frameOffset, final int frameLength)
+    void wrap(final Publication publication, final UnsafeBuffer log, final int frameOffset, final int frameLength)
     {
+        this.publication = publication;
         buffer.wrap(log, 0, log.capacity());
         this.frameOffset = frameOffset;
         this.frameLength = frameLength;
@@ -72,6 +74,7 @@ public final class BufferClaim
     public void commit()
     {
         FrameDescriptor.commit(buffer, frameOffset, frameLength);
+        publication.eagerSend();
     }
 
     /**

@@ -186,6 +186,26 @@ public final class Bus implements AutoCloseable
      */
     public Subscription addSubscription(final String channel, final ImageListener listener)
     {
+        return addSubscription(channel, listener, -1, 0);
+    }
+
+    /**
+     * Add a subscription that resumes a stream where an earlier one left off: the publisher starts it at
+     * {@code resumeSequence} if it still holds that message, and otherwise tells it (through
+     * {@link ImageListener#onGap}) exactly which sequences it can no longer have. A recorder restarted after a crash
+     * resumes like this from the last sequence in its journal.
+     *
+     * @param channel        the channel URI.
+     * @param listener       the listener, or null.
+     * @param resumeSequence the first sequence wanted, or -1 to join live.
+     * @param resumeSession  the publisher session that sequence belongs to (a different session resumes by
+     *                       sequence only if its publication continues the stream with {@code initial-sequence}).
+     * @return the subscription.
+     * @throws IllegalArgumentException naming what is wrong with the channel.
+     */
+    public Subscription addSubscription(
+        final String channel, final ImageListener listener, final long resumeSequence, final int resumeSession)
+    {
         ensureOpen();
         final ChannelUri uri = ChannelUri.parse(channel);
         final int ring = uri.size("ring", context.ringCapacity());
@@ -198,6 +218,7 @@ public final class Bus implements AutoCloseable
         final Subscription subscription = new Subscription(this, uri, listener, registrationId,
             counters.gaps(registrationId, uri), counters.system(SystemCounterDescriptor.GAPS_DETECTED),
             counters.messagesIn(registrationId, uri));
+        subscription.resumeFrom(resumeSequence, resumeSession);
         final SubscriptionEndpoint endpoint = uri.isIpc() ?
             new IpcSubscriptionEndpoint(conductor, subscription) :
             new RdmaSubscriptionEndpoint(conductor, subscription, rnic);

@@ -70,6 +70,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final DutyCycleTracker dutyCycle;
     private volatile Thread thread;
     private long nowNs;
+    private long nowMs;
     private long nextHeartbeatNs;
 
     BusConductor(
@@ -108,6 +109,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
         nowNs = nanoClock.nanoTime();
         dutyCycle.measureAndUpdate(nowNs);
         final long nowMs = epochClock.time();
+        this.nowMs = nowMs;
         if (nowNs - nextHeartbeatNs >= 0)
         {
             nextHeartbeatNs = nowNs + COUNTERS_HEARTBEAT_NS;
@@ -198,8 +200,11 @@ final class BusConductor implements Agent, ConnectionEventHandler
             }
             else if (SubscriberLink.CLOSED != link.link.state)
             {
-                onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
-                    link.link.name + "': " + event.reason()));
+                if (!link.link.hasLeft())
+                {
+                    onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
+                        link.link.name + "': " + event.reason()));
+                }
                 link.link.state = SubscriberLink.CLOSED;
                 link.sender.retire(link.link);
                 disconnects.increment();
@@ -218,6 +223,10 @@ final class BusConductor implements Agent, ConnectionEventHandler
 
     void addSender(final PublicationSender sender)
     {
+        if (sender.channel.isIpc())
+        {
+            sender.publication.eagerSender = sender;
+        }
         if (!sender.channel.isIpc())
         {
             final InetSocketAddress address = sender.channel.endpoint();
@@ -307,6 +316,16 @@ final class BusConductor implements Agent, ConnectionEventHandler
     void execute(final Runnable command)
     {
         commands.offer(command);
+    }
+
+    long nowNs()
+    {
+        return nowNs;
+    }
+
+    long nowMs()
+    {
+        return nowMs;
     }
 
     boolean isConductorThread()

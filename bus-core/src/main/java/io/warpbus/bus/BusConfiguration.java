@@ -108,7 +108,16 @@ public final class BusConfiguration
 
     static ThreadingMode threadingMode()
     {
-        return ThreadingMode.valueOf(System.getProperty(THREADING_MODE_PROP_NAME, ThreadingMode.DEDICATED.name()));
+        final String value = System.getProperty(THREADING_MODE_PROP_NAME, ThreadingMode.DEDICATED.name());
+        try
+        {
+            return ThreadingMode.valueOf(value.trim().toUpperCase());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(THREADING_MODE_PROP_NAME + "=" + value +
+                " must be DEDICATED, SHARED or INVOKER", ex);
+        }
     }
 
     static String idleStrategy()

@@ -247,6 +247,36 @@ public final class ChannelUri
     }
 
     /**
+     * A non-negative whole-number parameter such as {@code initial-sequence=1000}.
+     *
+     * @param name         parameter name.
+     * @param defaultValue value when absent.
+     * @return the value.
+     */
+    public long number(final String name, final long defaultValue)
+    {
+        final String value = params.get(name);
+        if (null == value)
+        {
+            return defaultValue;
+        }
+        try
+        {
+            final long number = Long.parseLong(value.trim());
+            if (number < 0)
+            {
+                throw new NumberFormatException("negative");
+            }
+            return number;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("channel '" + uri + "': " + name + "=" + value +
+                " is not a whole number >= 0");
+        }
+    }
+
+    /**
      * A duration parameter such as {@code lag-timeout=500ms}.
      *
      * @param name         parameter name.
@@ -352,6 +382,7 @@ public final class ChannelUri
             size("lag", 0);
         }
         durationNs("lag-timeout", 0);
+        number("initial-sequence", 0);
     }
 
     private static boolean isKnown(final String name)
@@ -366,6 +397,7 @@ public final class ChannelUri
             case "window":
             case "lag":
             case "lag-timeout":
+            case "initial-sequence":
             case "conflation-key":
             case "name":
                 return true;

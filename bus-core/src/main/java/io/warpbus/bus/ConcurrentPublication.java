@@ -61,6 +61,7 @@ public final class ConcurrentPublication extends Publication
                     writePadding(position, padding);
                 }
                 writeMessage(position + padding, buffer, offset, length);
+                eagerSend();
                 return end;
             }
         }

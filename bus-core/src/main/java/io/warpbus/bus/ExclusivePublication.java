@@ -60,6 +60,7 @@ public final class ExclusivePublication extends Publication
         final long next = writeMessage(position + padding, buffer, offset, length);
         tailPosition = next;
         log.tail.lazySet(next);
+        eagerSend();
         return next;
     }
 

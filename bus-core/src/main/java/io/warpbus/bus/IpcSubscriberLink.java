@@ -102,6 +102,12 @@ final class IpcSubscriberLink extends SubscriberLink
         }
     }
 
+    @Override
+    boolean hasLeft()
+    {
+        return RingDescriptor.SUBSCRIBER_CLOSED == subscriberStatus();
+    }
+
     int subscriberStatus()
     {
         return ring.getIntVolatile(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET);

@@ -88,7 +88,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         ring.putInt(trailer + RingDescriptor.POLICY_OFFSET, subscription.policy().ordinal());
         ring.putLong(trailer + RingDescriptor.DROP_LAG_OFFSET, channel.size("lag", 0));
         ring.putLong(trailer + RingDescriptor.DROP_AFTER_OFFSET, channel.durationNs("lag-timeout", 0));
-        offer(-1, 0);
+        offer(subscription.resumeSequence(), subscription.resumeSession());
     }
 
     /**

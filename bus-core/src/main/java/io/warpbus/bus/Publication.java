@@ -44,6 +44,37 @@ public abstract class Publication implements AutoCloseable
 
     static final long MAX_POSITION = Long.MAX_VALUE - Integer.MAX_VALUE;
 
+    /**
+     * The name of an {@link #offer} or {@link #tryClaim} result, for logs and errors.
+     *
+     * @param result a result.
+     * @return "NOT_CONNECTED", "BACK_PRESSURED", ..., or "position N" for a success.
+     */
+    public static String statusName(final long result)
+    {
+        if (NOT_CONNECTED == result)
+        {
+            return "NOT_CONNECTED";
+        }
+        if (BACK_PRESSURED == result)
+        {
+            return "BACK_PRESSURED";
+        }
+        if (ADMIN_ACTION == result)
+        {
+            return "ADMIN_ACTION";
+        }
+        if (CLOSED == result)
+        {
+            return "CLOSED";
+        }
+        if (MAX_POSITION_EXCEEDED == result)
+        {
+            return "MAX_POSITION_EXCEEDED";
+        }
+        return result >= 0 ? "position " + result : "unknown status " + result;
+    }
+
     final Bus bus;
     final ChannelUri channel;
     final int streamId;
@@ -60,6 +91,8 @@ public abstract class Publication implements AutoCloseable
     final long registrationId;
     io.warpbus.iwarp.ProtectionDomain protectionDomain;
     volatile boolean closed;
+    /** IPC only: the sender to run at once when the offering thread is the bus's own. */
+    PublicationSender eagerSender;
 
     Publication(
         final Bus bus,
@@ -340,7 +373,21 @@ public abstract class Publication implements AutoCloseable
         final int frameOffset = log.offset(position);
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA,
             FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, clock.nanoTime());
-        claim.wrap(logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
+        claim.wrap(this, logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
+    }
+
+    /**
+     * Over IPC, when the thread that offered is the one running the bus (INVOKER mode, or an offer from a
+     * handler on the bus's thread), hand the message to subscribers now instead of at the next duty cycle: the
+     * copy into their rings is the whole of the send, and waiting for the duty cycle would be most of the latency.
+     */
+    final void eagerSend()
+    {
+        final PublicationSender sender = eagerSender;
+        if (null != sender && sender.conductor.isConductorThread())
+        {
+            sender.sendNow();
+        }
     }
 
     @Override

@@ -66,6 +66,7 @@ final class PublicationSender
     private final AtomicCounter systemBytes;
     private final long registrationId;
     private final BusCounters counters;
+    private final long initialSequence;
     private long nextSequence;
     private long subscriberIds = 1;
     private long cleanProgress;
@@ -96,6 +97,8 @@ final class PublicationSender
         this.dropLag = Math.min(channel.size("lag", 0 != context.dropLag() ? context.dropLag() :
             log.windowLength / 2), maxDropLag);
         this.maxSubscribers = context.maxSubscribers();
+        this.initialSequence = channel.number("initial-sequence", 0);
+        this.nextSequence = initialSequence;
         this.registrationId = publication.registrationId;
         this.positionCounter = counters.publisherPosition(registrationId, channel, sessionId);
         this.limitCounter = counters.publisherLimit(registrationId, channel, sessionId);
@@ -114,6 +117,30 @@ final class PublicationSender
             ipcStream = null;
             ipcLock = null;
             generation = null;
+        }
+    }
+
+    /**
+     * The send half of a duty cycle, run from an offer on the bus's own thread (IPC only): sequence what was
+     * committed and copy it to the subscribers. Cleaning, limits, liveness and joins wait for the duty cycle.
+     */
+    void sendNow()
+    {
+        if (closing || 0 == scan())
+        {
+            return;
+        }
+        final long published = log.published.get();
+        final long nowNs = conductor.nowNs();
+        final long nowMs = conductor.nowMs();
+        for (int i = links.size() - 1; i >= 0; i--)
+        {
+            final SubscriberLink link = links.get(i);
+            if (SubscriberLink.ACTIVE == link.state)
+            {
+                link.send(log, published, nowNs, nowMs, sessionId, keyOffset, keyLength,
+                    context.heartbeatIntervalNs());
+            }
         }
     }
 
@@ -143,6 +170,14 @@ final class PublicationSender
                 continue;
             }
             link.readCredit(nowNs);
+            if (link.hasLeft())
+            {
+                // Its subscription closed: a normal departure, not an error.
+                conductor.countDisconnect();
+                link.close("subscriber closed", RingDescriptor.PUBLISHER_CLOSED);
+                retire(link);
+                continue;
+            }
             final String problem = checkLink(link, published, nowNs);
             if (null != problem)
             {
@@ -270,11 +305,6 @@ final class PublicationSender
         {
             return ((RdmaSubscriberLink)link).failure();
         }
-        if (link instanceof IpcSubscriberLink &&
-            RingDescriptor.SUBSCRIBER_CLOSED == ((IpcSubscriberLink)link).subscriberStatus())
-        {
-            return "subscriber closed";
-        }
         if (nowNs - link.lastHeardNs > context.livenessTimeoutNs())
         {
             return "subscriber heartbeat timeout: nothing heard for " + (nowNs - link.lastHeardNs) / 1_000_000 +
@@ -381,17 +411,25 @@ final class PublicationSender
     }
 
     /**
-     * Where a subscriber joins: live, or resuming from a sequence of this session while the log still holds it. A
-     * drop subscriber resumes only from within its drop lag (further back it would be dropped again at once): it
-     * joins live instead and is told the range it missed, to fill from the journal.
+     * Where a subscriber joins. A first-time subscriber (no resume point) joins live. A resuming one asks for the
+     * sequence after the last one it read: of this session, it resumes there while the retained log holds it; of
+     * another session, it resumes by sequence when this publication continues the stream ({@code
+     * initial-sequence} given), else from this session's first frame, the stream having started again. A drop
+     * subscriber resumes only from within its drop lag (further back it would be dropped again at once): it joins
+     * live instead. Whatever it asked for and does not get is reported as a gap, to fill from the journal.
      *
      * @return {position, sequence, gapFrom, gapTo}.
      */
     long[] joinPoint(final SubscribeHandshake.Request request)
     {
-        final long resumeSequence = request.resumeSequence();
         final long published = log.published.get();
-        if (resumeSequence < 0 || request.resumeSession() != sessionId || resumeSequence >= nextSequence)
+        if (request.resumeSequence() < 0)
+        {
+            return new long[] { published, nextSequence, -1, -1 };
+        }
+        final long resumeSequence = request.resumeSession() == sessionId || initialSequence > 0 ?
+            request.resumeSequence() : initialSequence;
+        if (resumeSequence >= nextSequence)
         {
             return new long[] { published, nextSequence, -1, -1 };
         }

@@ -35,12 +35,15 @@ import org.agrona.concurrent.status.AtomicCounter;
  * the subscriber's ring, and each batch ends with a small inline RDMA Write of the commit position into the ring's
  * metadata. Writes on one connection are placed in the order sent (TCP order, and the engine places each FPDU
  * whole with a release fence), so a subscriber that sees the commit sees the frames below it. The subscriber
- * writes its consumed position and a heartbeat into the first 16 bytes of a credit slot registered for it alone;
+ * writes its consumed position and a heartbeat into the first 16 bytes of a credit slot registered for it alone,
+ * and its status at byte 16 when it leaves;
  * the slot's tail stages the reason the publisher gives when it drops the subscriber.
  */
 final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandler
 {
     static final int CREDIT_SLOT_LENGTH = 64 + RingDescriptor.REASON_FIELD_LENGTH;
+    /** Where the subscriber writes {@link RingDescriptor#SUBSCRIBER_CLOSED} before it disconnects. */
+    static final int CREDIT_STATUS_OFFSET = 16;
     private static final int REASON_STAGING_OFFSET = 64;
 
     final QueuePair qp;
@@ -181,6 +184,12 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
         // log up to where it has got is no longer needed.
         return !writtenSinceCommit && completedLogPosition >= lastCommitLogPosition ? logPosition :
             completedLogPosition;
+    }
+
+    @Override
+    boolean hasLeft()
+    {
+        return RingDescriptor.SUBSCRIBER_CLOSED == credit.getIntVolatile(CREDIT_STATUS_OFFSET);
     }
 
     /**

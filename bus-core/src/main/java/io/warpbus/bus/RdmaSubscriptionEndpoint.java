@@ -77,7 +77,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
     private long lastCreditNs;
     private long lastCreditPosition = -1;
     private long connectedAtNs;
-    private long resumeSequence = -1;
+    private long resumeSequence;
     private int resumeSession;
     private String lastFailure;
     private boolean closing;
@@ -95,6 +95,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         this.ringRegion = pd.registerMemory(ring, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         this.cq = rnic.createCompletionQueue(64);
         this.name = channel.name(context.name() + "-" + Long.toHexString(instanceId & 0xFFFF_FFFFL));
+        this.resumeSequence = subscription.resumeSequence();
+        this.resumeSession = subscription.resumeSession();
     }
 
     @Override
@@ -108,7 +110,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
                     state = CLOSED;
                     return 1;
                 }
-                if (nowNs - nextAttemptNs >= 0)
+                // Never two connections writing into the one ring: the last one must be over first.
+                if (nowNs - nextAttemptNs >= 0 && (null == qp || qp.state().isFinal()))
                 {
                     connect();
                     return 1;
@@ -309,6 +312,9 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         closing = true;
         if (CONNECTED == state)
         {
+            // Say so first: the publisher then counts a departure, not a lost subscriber.
+            qp.postWriteInline(0, RingDescriptor.SUBSCRIBER_CLOSED, 0, 0, 8, reply.creditStag(),
+                reply.creditAddress() + RdmaSubscriberLink.CREDIT_STATUS_OFFSET, 0);
             qp.disconnect();
             startClosingImage("subscription closed");
         }
@@ -326,7 +332,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
     @Override
     public boolean isClosed()
     {
-        if (CLOSED == state)
+        // The ring stays registered until the connection is over: a publisher may write until it sees the close.
+        if (CLOSED == state && (null == qp || qp.state().isFinal()))
         {
             if (ringRegion.isValid())
             {

@@ -157,6 +157,9 @@ abstract class SubscriberLink
     /** Log position below which the transport no longer needs log bytes. */
     abstract long completedLogPosition();
 
+    /** Has the subscriber said it is leaving (its subscription closed)? */
+    abstract boolean hasLeft();
+
     /** Tell the subscriber why it is being dropped, then let it go. */
     abstract void close(String reason, int status);
 

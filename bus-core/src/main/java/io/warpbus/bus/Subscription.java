@@ -42,6 +42,8 @@ public final class Subscription implements AutoCloseable
     private volatile boolean closed;
     private SubscriptionEndpoint endpoint;
     private int roundRobin;
+    private long resumeSequence = -1;
+    private int resumeSession;
 
     Subscription(
         final Bus bus,
@@ -62,6 +64,22 @@ public final class Subscription implements AutoCloseable
         {
         };
         this.gapCounter = gaps;
+    }
+
+    void resumeFrom(final long sequence, final int session)
+    {
+        this.resumeSequence = sequence < 0 ? -1 : sequence;
+        this.resumeSession = session;
+    }
+
+    long resumeSequence()
+    {
+        return resumeSequence;
+    }
+
+    int resumeSession()
+    {
+        return resumeSession;
     }
 
     /**

@@ -192,6 +192,17 @@ final class RnicAgent implements Agent
         if (null != key)
         {
             key.cancel();
+            try
+            {
+                // A channel registered with a selector keeps its port until a selection deregisters the key:
+                // do it now, so that the port is free again once the listener's close returns.
+                acceptSelector.selectNow();
+            }
+            catch (final IOException ex)
+            {
+                onError(new IwarpException("cannot release listener " + listener.localAddress() + ": " +
+                    ex.getMessage(), ex));
+            }
         }
     }
 
@@ -319,7 +330,8 @@ final class RnicAgent implements Agent
         }
         try
         {
-            if (0 == acceptSelector.selectNow())
+            acceptSelector.selectNow();
+            if (acceptSelector.selectedKeys().isEmpty())
             {
                 return 0;
             }

@@ -45,6 +45,11 @@ final class TransmitRing
     private static final int IOV_MAX = 64;
     /** Fills the unused tail of the gather list: the JDK skips empty buffers. */
     private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
+    /**
+     * The first write (the MPA exchange) always gathers: the JDK links its gathering-write native method and sizes
+     * this thread's iovec cache on first use, allocating, and that must not happen later in steady state.
+     */
+    private boolean gatherReady;
 
     final ByteBuffer bytes;
     final UnsafeBuffer buffer;
@@ -244,7 +249,7 @@ final class TransmitRing
             return 0;
         }
         final long written;
-        if (1 == segmentCount && null == segmentRegion[segmentHead])
+        if (1 == segmentCount && null == segmentRegion[segmentHead] && gatherReady)
         {
             final int offset = segmentOffset[segmentHead];
             bytes.limit(offset + segmentLength[segmentHead]).position(offset);
@@ -269,6 +274,7 @@ final class TransmitRing
                 iov[i] = EMPTY;
             }
             written = channel.write(iov, 0, IOV_MAX);
+            gatherReady = true;
         }
         if (written > 0)
         {

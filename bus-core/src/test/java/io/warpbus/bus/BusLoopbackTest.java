@@ -210,6 +210,39 @@ class BusLoopbackTest
         }, "everything accepted to arrive");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldTreatAClosedSubscriptionAsADepartureNotAFault(final String transport) throws Exception
+    {
+        launch();
+        final String channel = channel(transport, 1005);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription subscription = bus.addSubscription(channel);
+        await(publication::isConnected, "publication to connect");
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        final int[] received = { 0 };
+        await(() ->
+        {
+            publication.offer(message, 0, 64);
+            subscription.poll((buffer, offset, length, header) -> received[0]++, 10);
+            return received[0] > 100;
+        }, "messages to flow");
+
+        subscription.close();
+        await(() -> 0 == publication.subscriberCount() && subscription.isClosed(), "the subscriber to leave");
+        // Keep publishing into the void for a while: heartbeats and writes must not chase the closed ring.
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        while (System.nanoTime() - until < 0)
+        {
+            checkInterrupted();
+            assertEquals(Publication.NOT_CONNECTED, publication.offer(message, 0, 64));
+            bus.doWork();
+        }
+        assertEquals(0, bus.errorCount(), "a subscription closing is not an error");
+        assertEquals(0, bus.rnic().counters().terminatesSent() + bus.rnic().counters().terminatesReceived(),
+            "no write hit a deregistered ring");
+    }
+
     static void checkInterrupted()
     {
         if (Thread.currentThread().isInterrupted())

@@ -185,6 +185,83 @@ class BusRecoveryTest
 
     @ParameterizedTest
     @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldStartANewSubscriptionFromAResumePointOrNameWhatIsGone(final String transport) throws Exception
+    {
+        launch();
+        final String channel = BusLoopbackTest.channel(transport, 24);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Subscription first = bus.addSubscription(channel + "|name=first");
+        await(publication::isConnected, "the first subscriber");
+        fastPoller = first;
+        final int count = 3 * WINDOW / 128;
+        publishWhileIdle(publication, count, 96);
+
+        final List<Long> late = new ArrayList<>();
+        final Subscription resumed = bus.addSubscription(channel + "|name=resumed", listener, count - 100,
+            publication.sessionId());
+        await(() ->
+        {
+            resumed.poll((buffer, offset, length, header) -> late.add(header.sequence()), 100);
+            first.poll((buffer, offset, length, header) -> { }, 100);
+            return late.size() == 100;
+        }, "the last 100 messages");
+        assertEquals(count - 100, late.get(0));
+        assertEquals(count - 1, late.get(99));
+        assertTrue(gaps.isEmpty(), "still in the retained log: no gap");
+
+        final List<Long> tooLateSequences = new ArrayList<>();
+        final Subscription tooLate = bus.addSubscription(channel + "|name=too-late", listener, 10,
+            publication.sessionId());
+        await(() ->
+        {
+            tooLate.poll((buffer, offset, length, header) -> tooLateSequences.add(header.sequence()), 100);
+            first.poll((buffer, offset, length, header) -> { }, 100);
+            return !tooLateSequences.isEmpty() && tooLateSequences.get(tooLateSequences.size() - 1) == count - 1;
+        }, "the retained log after the gap of a resume point long gone");
+        assertEquals(1, gaps.size());
+        assertEquals(10, gaps.get(0)[0], "the gap starts at the sequence asked for");
+        assertEquals(tooLateSequences.get(0) - 1, gaps.get(0)[1], "and ends where the retained log begins");
+        assertEquals(count - 1 - gaps.get(0)[1], tooLateSequences.size(), "the rest is all delivered");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldContinueTheStreamWhenARestartedPublisherGivesItsInitialSequence(final String transport)
+        throws Exception
+    {
+        launch();
+        final String channel = BusLoopbackTest.channel(transport, 25);
+        final Subscription subscription = bus.addSubscription(channel, listener);
+        final ExclusivePublication before = bus.addExclusivePublication(channel);
+        await(before::isConnected, "the subscriber");
+        publishWhileIdle(before, 100, 64);
+        final List<Long> sequences = new ArrayList<>();
+        await(() ->
+        {
+            subscription.poll((buffer, offset, length, header) -> sequences.add(header.sequence()), 100);
+            return sequences.size() == 100;
+        }, "the first session's messages");
+        before.close();
+        await(() -> events.contains("unavailable: end of stream: the publication closed"),
+            "the end of the first session");
+
+        final ExclusivePublication after = bus.addExclusivePublication(channel + "|initial-sequence=100");
+        await(after::isConnected, "the subscriber to rejoin");
+        publishWhileIdle(after, 100, 64);
+        await(() ->
+        {
+            subscription.poll((buffer, offset, length, header) -> sequences.add(header.sequence()), 100);
+            return sequences.size() == 200;
+        }, "the second session's messages");
+        for (int i = 0; i < 200; i++)
+        {
+            assertEquals(i, sequences.get(i), "one unbroken sequence across both sessions");
+        }
+        assertTrue(gaps.isEmpty(), "no gap: " + gaps.size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
     void shouldConflateToTheLatestMessagePerKey(final String transport) throws Exception
     {
         launch();

@@ -33,6 +33,7 @@ class SteadyStateAllocationTest
 {
     private static final int WARM_UP = 150_000;
     private static final int MEASURED = 50_000;
+    private static final int MAX_WINDOWS = 4;
 
     private EnginePair pair;
     private MemoryRegion clientSource;
@@ -68,12 +69,23 @@ class SteadyStateAllocationTest
         pair.connect();
 
         runOperations(WARM_UP);
-        final long before = ThreadAllocation.current();
-        runOperations(MEASURED);
-        final long allocated = ThreadAllocation.current() - before;
+        // The JDK links some socket natives lazily, the first time a path is taken (a short write under load, for
+        // example), and that costs a one-off allocation of a few dozen bytes. Steady state means it does not come
+        // back: two consecutive windows must allocate nothing, and every window is reported if they never do.
+        final StringBuilder windows = new StringBuilder();
+        int zeroWindowsInARow = 0;
+        for (int window = 0; window < MAX_WINDOWS && zeroWindowsInARow < 2; window++)
+        {
+            final long before = ThreadAllocation.current();
+            runOperations(MEASURED);
+            final long allocated = ThreadAllocation.current() - before;
+            windows.append(allocated).append(' ');
+            zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
+        }
 
         assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
-        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " rounds of Writes, Sends and Reads");
+        assertEquals(2, zeroWindowsInARow,
+            "bytes allocated per window of " + MEASURED + " rounds of Writes, Sends and Reads: " + windows);
     }
 
     /**

@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bench.bus;
+
+/**
+ * The four systems of the bus suite: WarpBus over iWARP against Aeron over UDP, and each one's shared-memory
+ * transport against the other's.
+ */
+enum BusSystem
+{
+    /** WarpBus, {@code warp:iwarp}: RDMA Write into each subscriber's ring over the user-space iWARP engine. */
+    WARPBUS_IWARP("warpbus-iwarp"),
+    /** Aeron, {@code aeron:udp} on loopback, each process with its own embedded driver. */
+    AERON_UDP("aeron-udp"),
+    /** WarpBus, {@code warp:ipc}: the publisher's conductor copies into each subscriber's memory-mapped ring. */
+    WARPBUS_IPC("warpbus-ipc"),
+    /** Aeron, {@code aeron:ipc}: both processes map the same log through the orchestrator's driver. */
+    AERON_IPC("aeron-ipc");
+
+    private final String label;
+
+    BusSystem(final String label)
+    {
+        this.label = label;
+    }
+
+    /**
+     * The name in tables and JSON.
+     *
+     * @return e.g. {@code warpbus-iwarp}.
+     */
+    String label()
+    {
+        return label;
+    }
+
+    /**
+     * Is this WarpBus (rather than its peer)?
+     *
+     * @return true for the two WarpBus transports.
+     */
+    boolean isWarpBus()
+    {
+        return this == WARPBUS_IWARP || this == WARPBUS_IPC;
+    }
+}

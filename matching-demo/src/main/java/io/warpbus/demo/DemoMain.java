@@ -165,6 +165,7 @@ public final class DemoMain
 
         out.println("warpbus demo: a matching engine, a load generator and a market-data subscriber on the bus");
         out.println("  data directory   " + dir);
+        out.println("  engine journal   " + dir.resolve("journal") + " (the engine recovers from it on restart)");
         out.println("  rate             " + rate + " commands/s over " + instruments + " instruments" +
             (durationS > 0 ? ", for " + durationS + " s" : ", until Ctrl-C"));
 
@@ -174,7 +175,8 @@ public final class DemoMain
         final DemoChild engine = start("engine", logs, EngineMain.class, List.of(
             "--order-entry", orders, "--execution-reports", reports, "--market-data", marketData,
             "--snapshots", snapshots, "--dir", busDir.toString(), "--instruments", String.valueOf(instruments),
-            "--idle", options.string("idle", "spin"), "--metrics", host + ":" + metricsPort));
+            "--idle", options.string("idle", "spin"), "--metrics", host + ":" + metricsPort,
+            "--journal", dir.resolve("journal").toString()));
         final DemoChild client = start("client", logs, LoadClientMain.class, List.of(
             "--order-entry", orders, "--execution-reports", reports, "--dir", busDir.toString(),
             "--instruments", String.valueOf(instruments), "--rate", String.valueOf(rate),

@@ -37,8 +37,11 @@ import org.agrona.concurrent.AgentRunner;
  * EngineMain --order-entry CHANNEL[,CHANNEL...] --execution-reports CHANNEL --market-data CHANNEL
  *            --snapshots CHANNEL [--dir DIR] [--name NAME] [--idle spin|backoff|...] [--metrics HOST:PORT|off]
  *            [--instruments N] [--account ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT ...] [--snapshot-interval-ms MS]
- *            [--stats-interval-ms MS] [--book-capacity N]
+ *            [--stats-interval-ms MS] [--book-capacity N] [--journal DIR|off] [--recovery-snapshot-interval-ms MS]
  * </pre>
+ * With {@code --journal DIR} every order-entry message is journaled before it is processed and the engine recovers
+ * its state from {@code DIR} on start (newest recovery snapshot plus the journal after it), printing
+ * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}.
  * Every option also reads from the system property {@code warpbus.demo.NAME}. Prints {@code READY engine ...} with
  * its metrics URL, a {@code STATS engine ...} line every interval, and {@code STOPPED engine ...} when its parent
  * says {@code stop} on standard input or goes away.
@@ -47,7 +50,7 @@ public final class EngineMain
 {
     private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "market-data", "snapshots",
         "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms", "stats-interval-ms",
-        "book-capacity");
+        "book-capacity", "journal", "recovery-snapshot-interval-ms");
 
     private EngineMain()
     {
@@ -90,7 +93,11 @@ public final class EngineMain
             .instruments(DemoProcess.instruments(instrumentCount))
             .bookCapacity((int)options.number("book-capacity", 64 * 1024, 16, 16 * 1024 * 1024))
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("snapshot-interval-ms", 1000, 10,
-            3_600_000)));
+            3_600_000)))
+            .recoverySnapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
+            10_000, 10, 86_400_000)));
+        final String journal = options.string("journal", "off");
+        context.journalDirectory("off".equals(journal) ? null : Path.of(journal));
         for (final String channel : options.list("order-entry"))
         {
             context.orderEntryChannel(channel);
@@ -125,6 +132,10 @@ public final class EngineMain
             System.err.println("engine: cannot start: " + ex);
             CloseHelper.quietCloseAll(bus, counters);
             return DemoProcess.EXIT_FAILED;
+        }
+        if (!"off".equals(journal))
+        {
+            printRecovered(journal, service);
         }
 
         final AgentRunner runner = new AgentRunner(IdleStrategies.fromAlias(options.string("idle", "backoff")),
@@ -170,5 +181,14 @@ public final class EngineMain
         }
 
         return DemoProcess.EXIT_OK;
+    }
+
+    private static void printRecovered(final String journal, final EngineService service)
+    {
+        System.out.println("RECOVERED engine journal=" + journal + " snapshot-sequence=" +
+            service.recoveredSnapshotSequence() + " replayed=" + service.replayedMessages() + " journal-sequence=" +
+            service.journalSequence() + " last-order-id=" + service.engine().lastOrderId() + " last-exec-id=" +
+            service.lastExecId() + " state-hash=" + Long.toHexString(service.engine().stateHash()));
+        System.out.flush();
     }
 }

@@ -38,6 +38,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * Every report carries the engine-wide {@code execId} (1, 2, 3...) and the {@code sendingTime} of the command that
  * caused it; every Trade and BookUpdate takes the next market-data sequence of its instrument. Quantities leave in
  * lots: the core's units divided by the instrument's lot size.
+ * <p>
+ * While {@link #replaying(boolean) replaying} the journal at start-up it publishes and counts nothing, but still
+ * takes exec ids and market-data sequences, so that the service resumes numbering exactly where the journal left it.
  */
 final class EngineOutput implements MatchingEventListener
 {
@@ -73,6 +76,7 @@ final class EngineOutput implements MatchingEventListener
     private long pendingTimestampNs;
     private long lastExecId;
     private long sendingTime;
+    private boolean replaying;
 
     EngineOutput(
         final InstrumentTable instruments,
@@ -106,6 +110,19 @@ final class EngineOutput implements MatchingEventListener
         flushLevels();
     }
 
+    /**
+     * Replay mode: take exec ids and sequences, publish and count nothing.
+     */
+    void replaying(final boolean replaying)
+    {
+        this.replaying = replaying;
+    }
+
+    boolean isReplaying()
+    {
+        return replaying;
+    }
+
     long lastExecId()
     {
         return lastExecId;
@@ -134,6 +151,11 @@ final class EngineOutput implements MatchingEventListener
         final long leavesQuantity,
         final long timestampNs)
     {
+        if (replaying)
+        {
+            ++lastExecId;
+            return;
+        }
         final long lotSize = instruments.lotSize(instrumentId);
         reportEncoder.wrapAndApplyHeader(reportBuffer, 0, headerEncoder)
             .accountId(accountId & 0xFFFF_FFFFL)
@@ -176,6 +198,11 @@ final class EngineOutput implements MatchingEventListener
         final long timestampNs)
     {
         final int index = instruments.index(instrumentId);
+        if (replaying)
+        {
+            instruments.nextSequence(index);
+            return;
+        }
         tradeEncoder.wrapAndApplyHeader(marketDataBuffer, 0, mdHeaderEncoder)
             .instrumentId(instrumentId & 0xFFFF_FFFFL)
             .sequence(instruments.nextSequence(index))
@@ -226,6 +253,11 @@ final class EngineOutput implements MatchingEventListener
         pendingLevels = 0;
 
         final int instrumentId = pendingInstrumentId;
+        if (replaying)
+        {
+            instruments.nextSequence(instruments.index(instrumentId));
+            return;
+        }
         final long lotSize = instruments.lotSize(instrumentId);
         bookUpdateEncoder.wrapAndApplyHeader(marketDataBuffer, 0, mdHeaderEncoder)
             .instrumentId(instrumentId & 0xFFFF_FFFFL)

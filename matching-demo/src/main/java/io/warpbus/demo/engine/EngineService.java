@@ -16,6 +16,7 @@
 package io.warpbus.demo.engine;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +64,13 @@ import org.agrona.concurrent.status.AtomicCounter;
  * </pre>
  * Output streams retry through back pressure inside the cycle ({@link OutboundStream}); while they wait the engine
  * takes no new command, so a slow subscriber slows the order flow instead of losing anything.
+ * <p>
+ * <b>Event sourcing.</b> With a {@link Context#journalDirectory(Path) journal directory}, every inbound order-entry
+ * message is appended to the {@link CommandJournal} before it is processed, and every
+ * {@link Context#recoverySnapshotIntervalNs(long) interval} (and on close) the state is written as a
+ * {@link RecoverySnapshots recovery snapshot}. On construction the service restores the newest snapshot, if any, and
+ * replays the journal after it without publishing anything, reaching the state (books, accounts, order ids, exec
+ * ids, market-data sequences) of the process that wrote the journal, whatever way that process ended.
  */
 public final class EngineService implements Agent
 {
@@ -92,6 +100,11 @@ public final class EngineService implements Agent
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final EpochNanoClock epochClock;
     private final NanoClock nanoClock;
+    private final CommandJournal journal;
+    private final RecoverySnapshots recoverySnapshots;
+    private long recoveredSnapshotSequence = -1;
+    private long replayedMessages;
+    private long nextRecoverySnapshotNs;
     private long nextSnapshotNs;
     private long nextHeartbeatNs;
 
@@ -122,18 +135,26 @@ public final class EngineService implements Agent
             .listener(output)
             .bookCapacity(context.bookCapacity)
             .accountOrderCapacity(context.accountOrderCapacity));
-        for (final Instrument instrument : context.instruments)
+        journal = null == context.journalDirectory ? null : new CommandJournal(context.journalDirectory);
+        if (null != journal)
         {
-            engine.addInstrument(instrument);
+            closeables.add(journal);
         }
-        for (final Map.Entry<Integer, RiskLimits> account : context.accounts.entrySet())
-        {
-            engine.addAccount(account.getKey(), account.getValue());
-        }
+        recoverySnapshots = null == journal ? null :
+            new RecoverySnapshots(context.journalDirectory.resolve("engine-snapshots"));
         snapshots = new MarketDataSnapshots(engine, instruments, snapshotStream);
         handler = new OrderEntryHandler(engine, output, instruments, executionReports, counters, serviceTime,
-            epochClock, nanoClock, context.counters::onError);
+            epochClock, nanoClock, context.counters::onError, journal);
         assembler = new FragmentAssembler(handler);
+        try
+        {
+            recover();
+        }
+        catch (final RuntimeException ex)
+        {
+            onCloseWithoutSnapshot();
+            throw ex;
+        }
 
         orderEntry = new Subscription[context.orderEntryChannels.size()];
         for (int i = 0; i < orderEntry.length; i++)
@@ -144,6 +165,7 @@ public final class EngineService implements Agent
         final long nowNs = nanoClock.nanoTime();
         nextSnapshotNs = nowNs + context.snapshotIntervalNs;
         nextHeartbeatNs = nowNs + context.heartbeatIntervalNs;
+        nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs;
     }
 
     @Override
@@ -173,6 +195,14 @@ public final class EngineService implements Agent
             context.counters.heartbeat(System.currentTimeMillis());
             work++;
         }
+        if (null != journal && nowNs - nextRecoverySnapshotNs >= 0)
+        {
+            nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs;
+            if (takeRecoverySnapshot())
+            {
+                work++;
+            }
+        }
 
         return work;
     }
@@ -185,6 +215,15 @@ public final class EngineService implements Agent
 
     @Override
     public void onClose()
+    {
+        if (null != journal)
+        {
+            takeRecoverySnapshot();
+        }
+        onCloseWithoutSnapshot();
+    }
+
+    private void onCloseWithoutSnapshot()
     {
         executionReports.stopRetrying();
         marketData.stopRetrying();
@@ -204,6 +243,60 @@ public final class EngineService implements Agent
         executionReports.stopRetrying();
         marketData.stopRetrying();
         snapshotStream.stopRetrying();
+    }
+
+    /**
+     * Write a recovery snapshot of the state now, unless one exists for the last journaled message; on the
+     * service's thread (the duty cycle does it every {@link Context#recoverySnapshotIntervalNs(long)}). A failure is
+     * recorded in the error log and leaves the older snapshots in place.
+     *
+     * @return true if a snapshot was written.
+     */
+    public boolean takeRecoverySnapshot()
+    {
+        if (null == journal)
+        {
+            return false;
+        }
+        try
+        {
+            return recoverySnapshots.write(engine, journal.lastSequence(), output.lastExecId(), instruments);
+        }
+        catch (final RuntimeException ex)
+        {
+            context.counters.onError(ex);
+            return false;
+        }
+    }
+
+    /**
+     * Sequence of the last journaled order-entry message.
+     *
+     * @return the sequence, -1 when the journal is empty or there is no journal.
+     */
+    public long journalSequence()
+    {
+        return null == journal ? -1 : journal.lastSequence();
+    }
+
+    /**
+     * Journal sequence of the recovery snapshot restored at start-up.
+     *
+     * @return the sequence, -1 when none was restored (an empty or absent journal, or a replay from the start).
+     */
+    public long recoveredSnapshotSequence()
+    {
+        return recoveredSnapshotSequence;
+    }
+
+    /**
+     * Journaled messages replayed at start-up, after the restored snapshot.
+     *
+     * @return the count.
+     */
+    public long replayedMessages()
+    {
+        return replayedMessages;
     }
 
     /**
@@ -273,6 +366,58 @@ public final class EngineService implements Agent
         return true;
     }
 
+    private void define()
+    {
+        for (final Instrument instrument : context.instruments)
+        {
+            engine.addInstrument(instrument);
+        }
+        for (final Map.Entry<Integer, RiskLimits> account : context.accounts.entrySet())
+        {
+            engine.addAccount(account.getKey(), account.getValue());
+        }
+    }
+
+    private void restore(final RecoverySnapshots.Loaded loaded)
+    {
+        engine.restore(recoverySnapshots.buffer(), loaded.engineOffset);
+        output.lastExecId(loaded.lastExecId);
+        for (int i = 0; i < loaded.marketDataSequences.length; i++)
+        {
+            instruments.sequence(i, loaded.marketDataSequences[i]);
+        }
+        recoveredSnapshotSequence = loaded.journalSequence;
+    }
+
+    private void recover()
+    {
+        final RecoverySnapshots.Loaded loaded = null == recoverySnapshots ? null :
+            recoverySnapshots.loadLatest(instruments.count());
+        if (null != loaded)
+        {
+            restore(loaded);
+        }
+        else
+        {
+            define();
+        }
+        if (null == journal)
+        {
+            return;
+        }
+        output.replaying(true);
+        try
+        {
+            replayedMessages = journal.replay(recoveredSnapshotSequence,
+                (sequence, sessionId, flags, publishedNs, receivedNs, buffer, offset, length) ->
+                handler.onMessage(buffer, offset, length, sessionId, sequence, receivedNs));
+        }
+        finally
+        {
+            output.replaying(false);
+        }
+    }
+
     private void heartbeats(final long epochNs)
     {
         if (marketData.isConnected())
@@ -317,6 +462,8 @@ public final class EngineService implements Agent
         private int accountOrderCapacity = 16 * 1024;
         private long snapshotIntervalNs = TimeUnit.SECONDS.toNanos(1);
         private long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
+        private Path journalDirectory;
+        private long recoverySnapshotIntervalNs = TimeUnit.SECONDS.toNanos(10);
         private IdleStrategy retryIdle = new BackoffIdleStrategy(
             10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
         private EpochNanoClock epochClock = new OffsetEpochNanoClock();
@@ -464,6 +611,31 @@ public final class EngineService implements Agent
         public Context heartbeatIntervalNs(final long heartbeatIntervalNs)
         {
             this.heartbeatIntervalNs = heartbeatIntervalNs;
+            return this;
+        }
+
+        /**
+         * Journal every inbound order-entry message in this directory before processing it, write recovery
+         * snapshots under it, and recover from them on start; null (the default) for none.
+         *
+         * @param journalDirectory the directory, created if missing.
+         * @return this.
+         */
+        public Context journalDirectory(final Path journalDirectory)
+        {
+            this.journalDirectory = journalDirectory;
+            return this;
+        }
+
+        /**
+         * Interval of recovery snapshots, when journaling; one is also written on close.
+         *
+         * @param recoverySnapshotIntervalNs nanoseconds.
+         * @return this.
+         */
+        public Context recoverySnapshotIntervalNs(final long recoverySnapshotIntervalNs)
+        {
+            this.recoverySnapshotIntervalNs = recoverySnapshotIntervalNs;
             return this;
         }
 

@@ -54,6 +54,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Every command enters the core with the engine's epoch-nanosecond time read once for it, which is what reports
  * carry as {@code transactTime}; the time from reading the message to the last message it caused being published is
  * recorded as the command's service time ("match latency").
+ * <p>
+ * With a {@link CommandJournal}, each message is appended to it, with that time, before anything else is done with
+ * it; replay at start-up calls {@link #onMessage} with the journaled time while the output is replaying.
  */
 final class OrderEntryHandler implements FragmentHandler
 {
@@ -68,6 +71,7 @@ final class OrderEntryHandler implements FragmentHandler
     private final EpochNanoClock epochClock;
     private final NanoClock nanoClock;
     private final ErrorSink errors;
+    private final CommandJournal journal;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final NewOrderDecoder newOrderDecoder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelDecoder = new CancelOrderDecoder();
@@ -95,7 +99,8 @@ final class OrderEntryHandler implements FragmentHandler
         final Recorder serviceTime,
         final EpochNanoClock epochClock,
         final NanoClock nanoClock,
-        final ErrorSink errors)
+        final ErrorSink errors,
+        final CommandJournal journal)
     {
         this.engine = engine;
         this.output = output;
@@ -106,12 +111,18 @@ final class OrderEntryHandler implements FragmentHandler
         this.epochClock = epochClock;
         this.nanoClock = nanoClock;
         this.errors = errors;
+        this.journal = journal;
     }
 
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        onMessage(buffer, offset, length, header.sessionId(), header.sequence(), epochClock.nanoTime());
+        final long timestampNs = epochClock.nanoTime();
+        if (null != journal)
+        {
+            journal.append(buffer, offset, length, header.sessionId(), timestampNs);
+        }
+        onMessage(buffer, offset, length, header.sessionId(), header.sequence(), timestampNs);
     }
 
     /**
@@ -167,7 +178,10 @@ final class OrderEntryHandler implements FragmentHandler
                 return;
         }
         output.endCommand();
-        recordServiceTime(nanoClock.nanoTime() - startNs);
+        if (!output.isReplaying())
+        {
+            recordServiceTime(nanoClock.nanoTime() - startNs);
+        }
     }
 
     private static MessageRejectReason check(
@@ -280,6 +294,10 @@ final class OrderEntryHandler implements FragmentHandler
         final long timestampNs)
     {
         counters.messageRejects.incrementRelease();
+        if (output.isReplaying())
+        {
+            return;
+        }
         // One distinct log entry per kind of bad message (the session and sequence go in the MessageReject).
         errors.onError(new IllegalArgumentException("undecodable order-entry message rejected (" + reason +
             "): template " + templateId + ", schema " + schemaId + ", version " + version));

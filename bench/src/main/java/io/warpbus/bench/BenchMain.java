@@ -19,6 +19,7 @@ import java.util.Arrays;
 
 import io.warpbus.bench.bus.BusBench;
 import io.warpbus.bench.journal.JournalBench;
+import io.warpbus.bench.matching.MatchingBench;
 import io.warpbus.bench.rdma.RdmaBench;
 
 /**
@@ -55,6 +56,9 @@ public final class BenchMain
             case "journal":
                 JournalBench.main(rest);
                 break;
+            case "matching":
+                MatchingBench.main(rest);
+                break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
                 usage();
@@ -64,6 +68,7 @@ public final class BenchMain
 
     private static void usage()
     {
-        System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]");
+        System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]" +
+            "    warpbus bench matching [--quick] [--rate COMMANDS_PER_S]");
     }
 }

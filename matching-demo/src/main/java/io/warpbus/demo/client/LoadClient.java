@@ -1,0 +1,460 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo.client;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.bus.ExclusivePublication;
+import io.warpbus.bus.FragmentAssembler;
+import io.warpbus.bus.FragmentHandler;
+import io.warpbus.bus.Header;
+import io.warpbus.bus.Publication;
+import io.warpbus.bus.Subscription;
+import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.matching.ExecType;
+import io.warpbus.matching.RejectReason;
+import io.warpbus.matching.load.LoadGenerator;
+import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.orderentry.sbe.EngineHeartbeatDecoder;
+import io.warpbus.orderentry.sbe.ExecutionReportDecoder;
+import io.warpbus.orderentry.sbe.MessageHeaderDecoder;
+import io.warpbus.orderentry.sbe.MessageRejectDecoder;
+import org.HdrHistogram.Recorder;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * The load generator on the bus: publishes the commands of a {@link LoadGenerator} on its order-entry stream at a
+ * planned rate, and reads the engine's execution reports to feed fills back to the generator, to check that the
+ * engine's {@code execId}s arrive without a gap, and to measure order-to-report latency: from the moment a command
+ * is encoded to the arrival of the report that answers it (the one {@code NEW}, {@code REJECTED},
+ * {@code CANCELLED} on request, {@code CANCEL_REJECTED}, {@code REPLACED} or {@code REPLACE_REJECTED} each command
+ * gets), on the client's own clock, which the report echoes.
+ * <p>
+ * It waits until the engine has subscribed and its report stream is connected, places the profile's prefill quotes
+ * as fast as the bus takes them, then paces commands at the profile's rate. A command refused by back pressure
+ * waits in the outbox and is counted; reports are read meanwhile, so the engine is never blocked by the client.
+ * One duty-cycle thread; counters are readable from any thread.
+ */
+public final class LoadClient implements Agent
+{
+    private static final long MAX_LATENCY_NS = 60_000_000_000L;
+    private static final int FRAGMENT_LIMIT = 256;
+    private static final int BURST_LIMIT = 64;
+
+    private final Bus bus;
+    private final boolean invoker;
+    private final ExclusivePublication orders;
+    private final Subscription reports;
+    private final LoadGenerator generator;
+    private final OrderSender sender;
+    private final NanoClock clock;
+    private final long intervalNs;
+    private final long maxCommands;
+    private final Recorder latency = new Recorder(MAX_LATENCY_NS, 3);
+    private final FragmentHandler assembler;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ExecutionReportDecoder report = new ExecutionReportDecoder();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong acked = new AtomicLong();
+    private final AtomicLong reportCount = new AtomicLong();
+    private final AtomicLong fills = new AtomicLong();
+    private final AtomicLong rejects = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLongArray rejectsByReason =
+        new java.util.concurrent.atomic.AtomicLongArray(500);
+    private final AtomicLong unexpectedRejects = new AtomicLong();
+    private final AtomicLong messageRejects = new AtomicLong();
+    private final AtomicLong execIdGaps = new AtomicLong();
+    private final AtomicLong backPressureEvents = new AtomicLong();
+    private final AtomicLong notConnected = new AtomicLong();
+    private volatile boolean sending = true;
+    private volatile boolean exhausted;
+    private boolean started;
+    private long startNs;
+    private long paced;
+    private long lastExecId;
+
+    /**
+     * Make a client on a bus.
+     *
+     * @param bus                   the bus; driven by this agent in {@code INVOKER} mode.
+     * @param orderEntryChannel     where to publish commands (the engine subscribes to it).
+     * @param executionReportChannel where the engine publishes its reports.
+     * @param profile               what to generate; its rate paces the commands.
+     * @param maxCommands           commands to send after the prefill, or {@code Long.MAX_VALUE}.
+     * @param clock                 stamps messages and measures latency.
+     */
+    public LoadClient(
+        final Bus bus,
+        final String orderEntryChannel,
+        final String executionReportChannel,
+        final LoadProfile profile,
+        final long maxCommands,
+        final NanoClock clock)
+    {
+        this.bus = bus;
+        this.invoker = ThreadingMode.INVOKER == bus.context().threadingMode();
+        this.clock = clock;
+        this.generator = new LoadGenerator(profile);
+        this.intervalNs = Math.max(1, 1_000_000_000L / profile.commandsPerSecond());
+        this.maxCommands = maxCommands;
+        this.sender = new OrderSender(clock, Math.max(1024,
+            profile.instrumentCount() * profile.prefillQuotesPerInstrument() + BURST_LIMIT));
+        this.assembler = new FragmentAssembler(this::onReport);
+        this.orders = bus.addExclusivePublication(orderEntryChannel);
+        this.reports = bus.addSubscription(executionReportChannel);
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = invoker ? bus.doWork() : 0;
+        work += reports.poll(assembler, FRAGMENT_LIMIT);
+        if (!started)
+        {
+            if (!orders.isConnected() || !reports.isConnected())
+            {
+                return work;
+            }
+            started = true;
+            generator.prefill(sender);
+            startNs = clock.nanoTime();
+        }
+        work += drainOutbox();
+        if (sending && 0 == sender.queued())
+        {
+            final long nowNs = clock.nanoTime();
+            int burst = 0;
+            while (paced < maxCommands && nowNs - (startNs + paced * intervalNs) >= 0 && burst < BURST_LIMIT)
+            {
+                generator.next(sender);
+                paced++;
+                burst++;
+            }
+            if (paced >= maxCommands)
+            {
+                exhausted = true;
+            }
+            if (burst > 0)
+            {
+                work += burst + drainOutbox();
+            }
+        }
+
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "load-client";
+    }
+
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietCloseAll(orders, reports);
+    }
+
+    /**
+     * Stop generating commands, from any thread; what is queued still goes out and reports are still read.
+     */
+    public void stopSending()
+    {
+        sending = false;
+    }
+
+    /**
+     * Has everything sent been answered and nothing is left to send?
+     *
+     * @return true when settled.
+     */
+    public boolean isSettled()
+    {
+        return started && acked.get() >= sent.get() && !hasQueued();
+    }
+
+    /**
+     * Has the client sent every command it was asked for and had them all answered?
+     *
+     * @return true when a bounded run is over.
+     */
+    public boolean isDone()
+    {
+        return exhausted && isSettled();
+    }
+
+    /**
+     * Has the client connected and placed its prefill?
+     *
+     * @return true once started.
+     */
+    public boolean isStarted()
+    {
+        return started;
+    }
+
+    /**
+     * Order-to-report latency, nanoseconds.
+     *
+     * @return the recorder; take interval histograms from one thread.
+     */
+    public Recorder latency()
+    {
+        return latency;
+    }
+
+    /**
+     * Commands published.
+     *
+     * @return the count.
+     */
+    public long sent()
+    {
+        return sent.get();
+    }
+
+    /**
+     * Commands answered.
+     *
+     * @return the count.
+     */
+    public long acked()
+    {
+        return acked.get();
+    }
+
+    /**
+     * Execution reports received.
+     *
+     * @return the count.
+     */
+    public long reports()
+    {
+        return reportCount.get();
+    }
+
+    /**
+     * Fill reports received.
+     *
+     * @return the count.
+     */
+    public long fills()
+    {
+        return fills.get();
+    }
+
+    /**
+     * Rejections received, of any command.
+     *
+     * @return the count.
+     */
+    public long rejects()
+    {
+        return rejects.get();
+    }
+
+    /**
+     * Rejections other than the expected ones: unknown orders (a maker cancelling a quote that just traded),
+     * post-only quotes that would cross, and replaces below what has already traded.
+     *
+     * @return the count.
+     */
+    public long unexpectedRejects()
+    {
+        return unexpectedRejects.get();
+    }
+
+    /**
+     * Rejections received with one reason code.
+     *
+     * @param reason a {@link RejectReason} code.
+     * @return the count.
+     */
+    public long rejects(final int reason)
+    {
+        return reason >= 0 && reason < rejectsByReason.length() ? rejectsByReason.get(reason) : 0;
+    }
+
+    /**
+     * MessageRejects received: messages the engine could not decode.
+     *
+     * @return the count.
+     */
+    public long messageRejects()
+    {
+        return messageRejects.get();
+    }
+
+    /**
+     * Missing execIds seen.
+     *
+     * @return the count of execIds skipped.
+     */
+    public long execIdGaps()
+    {
+        return execIdGaps.get();
+    }
+
+    /**
+     * Offers refused with back pressure.
+     *
+     * @return the count.
+     */
+    public long backPressureEvents()
+    {
+        return backPressureEvents.get();
+    }
+
+    /**
+     * Offers refused because the engine was not subscribed.
+     *
+     * @return the count.
+     */
+    public long notConnected()
+    {
+        return notConnected.get();
+    }
+
+    private boolean hasQueued()
+    {
+        return sender.queued() > 0;
+    }
+
+    private int drainOutbox()
+    {
+        int published = 0;
+        while (sender.queued() > 0)
+        {
+            final long result = orders.offer(sender.buffer(), sender.peekOffset(), sender.peekLength());
+            if (result < 0)
+            {
+                if (Publication.BACK_PRESSURED == result)
+                {
+                    backPressureEvents.lazySet(backPressureEvents.get() + 1);
+                }
+                else if (Publication.NOT_CONNECTED == result)
+                {
+                    notConnected.lazySet(notConnected.get() + 1);
+                }
+                break;
+            }
+            sender.pop();
+            sent.lazySet(sent.get() + 1);
+            published++;
+        }
+
+        return published;
+    }
+
+    private void onReport(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, offset);
+        if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId())
+        {
+            return;
+        }
+        switch (header.templateId())
+        {
+            case ExecutionReportDecoder.TEMPLATE_ID:
+                report.wrapAndApplyHeader(buffer, offset, header);
+                onExecutionReport(report);
+                break;
+            case MessageRejectDecoder.TEMPLATE_ID:
+                messageRejects.lazySet(messageRejects.get() + 1);
+                break;
+            case EngineHeartbeatDecoder.TEMPLATE_ID:
+            default:
+                break;
+        }
+    }
+
+    private void onExecutionReport(final ExecutionReportDecoder report)
+    {
+        final long nowNs = clock.nanoTime();
+        reportCount.lazySet(reportCount.get() + 1);
+        final long execId = report.execId();
+        if (0 != lastExecId && execId != lastExecId + 1)
+        {
+            execIdGaps.lazySet(execIdGaps.get() + Math.max(1, execId - lastExecId - 1));
+        }
+        lastExecId = execId;
+
+        final ExecType execType = ExecType.get(report.execTypeRaw());
+        final int reason = report.reason();
+        final long clientOrderId = report.clientOrderId();
+        if (null == execType)
+        {
+            return;
+        }
+        switch (execType)
+        {
+            case NEW:
+            case REPLACED:
+                answered(report, nowNs);
+                break;
+            case PARTIALLY_FILLED:
+                fills.lazySet(fills.get() + 1);
+                break;
+            case FILLED:
+                fills.lazySet(fills.get() + 1);
+                generator.onOrderDone(clientOrderId);
+                break;
+            case CANCELLED:
+                if (RejectReason.NONE.code() == reason)
+                {
+                    answered(report, nowNs);
+                }
+                generator.onOrderDone(clientOrderId);
+                break;
+            case REJECTED:
+            case CANCEL_REJECTED:
+            case REPLACE_REJECTED:
+                answered(report, nowNs);
+                rejects.lazySet(rejects.get() + 1);
+                if (reason >= 0 && reason < rejectsByReason.length())
+                {
+                    rejectsByReason.lazySet(reason, rejectsByReason.get(reason) + 1);
+                }
+                if (RejectReason.UNKNOWN_ORDER.code() != reason &&
+                    RejectReason.POST_ONLY_WOULD_CROSS.code() != reason &&
+                    RejectReason.QUANTITY_NOT_ABOVE_FILLED.code() != reason)
+                {
+                    unexpectedRejects.lazySet(unexpectedRejects.get() + 1);
+                }
+                if (ExecType.REJECTED == execType || RejectReason.UNKNOWN_ORDER.code() == reason)
+                {
+                    generator.onOrderDone(clientOrderId);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void answered(final ExecutionReportDecoder report, final long nowNs)
+    {
+        acked.lazySet(acked.get() + 1);
+        latency.recordValue(Math.max(0, Math.min(MAX_LATENCY_NS, nowNs - report.sendingTime())));
+    }
+}

@@ -1,0 +1,197 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo.engine;
+
+import io.warpbus.demo.AppCounters;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The engine service's counters, in its {@link AppCounters} file: written by the engine thread, read by metrics,
+ * the stats line and {@code warpbus stat}.
+ */
+public final class EngineCounters
+{
+    final AtomicCounter newOrders;
+    final AtomicCounter cancels;
+    final AtomicCounter replaces;
+    final AtomicCounter clientHeartbeats;
+    final AtomicCounter messageRejects;
+    final AtomicCounter executionReports;
+    final AtomicCounter rejects;
+    final AtomicCounter trades;
+    final AtomicCounter snapshotCycles;
+    final AtomicCounter[] reportStream;
+    final AtomicCounter[] marketDataStream;
+    final AtomicCounter[] snapshotStream;
+
+    EngineCounters(final AppCounters counters)
+    {
+        newOrders = counters.newCounter("engine: new orders received");
+        cancels = counters.newCounter("engine: cancels received");
+        replaces = counters.newCounter("engine: replaces received");
+        clientHeartbeats = counters.newCounter("engine: client heartbeats received");
+        messageRejects = counters.newCounter("engine: undecodable messages rejected");
+        executionReports = counters.newCounter("engine: execution reports");
+        rejects = counters.newCounter("engine: rejected commands");
+        trades = counters.newCounter("engine: trades");
+        snapshotCycles = counters.newCounter("engine: market-data snapshot cycles");
+        reportStream = streamCounters(counters, "execution reports");
+        marketDataStream = streamCounters(counters, "market data");
+        snapshotStream = streamCounters(counters, "snapshots");
+    }
+
+    /**
+     * Commands received: new orders, cancels and replaces.
+     *
+     * @return the count.
+     */
+    public long commands()
+    {
+        return newOrders.get() + cancels.get() + replaces.get();
+    }
+
+    /**
+     * New orders received.
+     *
+     * @return the count.
+     */
+    public long newOrders()
+    {
+        return newOrders.get();
+    }
+
+    /**
+     * Undecodable messages rejected.
+     *
+     * @return the count.
+     */
+    public long messageRejects()
+    {
+        return messageRejects.get();
+    }
+
+    /**
+     * Execution reports produced.
+     *
+     * @return the count.
+     */
+    public long executionReports()
+    {
+        return executionReports.get();
+    }
+
+    /**
+     * Commands refused by validation or risk.
+     *
+     * @return the count.
+     */
+    public long rejects()
+    {
+        return rejects.get();
+    }
+
+    /**
+     * Trades.
+     *
+     * @return the count.
+     */
+    public long trades()
+    {
+        return trades.get();
+    }
+
+    /**
+     * Snapshot cycles published.
+     *
+     * @return the count.
+     */
+    public long snapshotCycles()
+    {
+        return snapshotCycles.get();
+    }
+
+    /**
+     * Offers refused with back pressure, all output streams.
+     *
+     * @return the count.
+     */
+    public long backPressureEvents()
+    {
+        return reportStream[1].get() + marketDataStream[1].get() + snapshotStream[1].get();
+    }
+
+    /**
+     * Messages that met back pressure before going out, all output streams.
+     *
+     * @return the count.
+     */
+    public long backPressuredMessages()
+    {
+        return reportStream[2].get() + marketDataStream[2].get() + snapshotStream[2].get();
+    }
+
+    /**
+     * Messages not sent for want of a subscriber, all output streams.
+     *
+     * @return the count.
+     */
+    public long notConnected()
+    {
+        return reportStream[3].get() + marketDataStream[3].get() + snapshotStream[3].get();
+    }
+
+    /**
+     * Messages not sent because a publication was closed or shutting down, all output streams.
+     *
+     * @return the count.
+     */
+    public long failed()
+    {
+        return reportStream[4].get() + marketDataStream[4].get() + snapshotStream[4].get();
+    }
+
+    /**
+     * Execution reports and message rejects not sent (no subscriber, or closed): answers a client never got.
+     *
+     * @return the count.
+     */
+    public long unsentReports()
+    {
+        return reportStream[3].get() + reportStream[4].get();
+    }
+
+    /**
+     * Messages published on the market-data stream.
+     *
+     * @return the count.
+     */
+    public long marketDataMessages()
+    {
+        return marketDataStream[0].get();
+    }
+
+    private static AtomicCounter[] streamCounters(final AppCounters counters, final String stream)
+    {
+        return new AtomicCounter[]
+        {
+            counters.newCounter("engine " + stream + ": messages published"),
+            counters.newCounter("engine " + stream + ": back-pressure events"),
+            counters.newCounter("engine " + stream + ": back-pressured messages"),
+            counters.newCounter("engine " + stream + ": not sent, no subscriber"),
+            counters.newCounter("engine " + stream + ": not sent, failed"),
+        };
+    }
+}

@@ -1,0 +1,194 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo.engine;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.common.IdleStrategies;
+import io.warpbus.demo.AppCounters;
+import io.warpbus.demo.DemoProcess;
+import io.warpbus.demo.Options;
+import io.warpbus.matching.RiskLimits;
+import io.warpbus.matching.load.LoadProfile;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+
+/**
+ * The matching-engine process:
+ * <pre>
+ * EngineMain --order-entry CHANNEL[,CHANNEL...] --execution-reports CHANNEL --market-data CHANNEL
+ *            --snapshots CHANNEL [--dir DIR] [--name NAME] [--idle spin|backoff|...] [--metrics HOST:PORT|off]
+ *            [--instruments N] [--account ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT ...] [--snapshot-interval-ms MS]
+ *            [--stats-interval-ms MS] [--book-capacity N] [--journal DIR|off] [--recovery-snapshot-interval-ms MS]
+ * </pre>
+ * With {@code --journal DIR} every order-entry message is journaled before it is processed and the engine recovers
+ * its state from {@code DIR} on start (newest recovery snapshot plus the journal after it), printing
+ * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}.
+ * Every option also reads from the system property {@code warpbus.demo.NAME}. Prints {@code READY engine ...} with
+ * its metrics URL, a {@code STATS engine ...} line every interval, and {@code STOPPED engine ...} when its parent
+ * says {@code stop} on standard input or goes away.
+ */
+public final class EngineMain
+{
+    private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "market-data", "snapshots",
+        "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms", "stats-interval-ms",
+        "book-capacity", "journal", "recovery-snapshot-interval-ms");
+
+    private EngineMain()
+    {
+    }
+
+    /**
+     * Run the engine until stopped.
+     *
+     * @param args options.
+     * @throws Exception on failure to start.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final Options options;
+        try
+        {
+            options = Options.parse(args, OPTIONS, Set.of());
+            options.required("order-entry");
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("engine: " + ex.getMessage());
+            System.exit(DemoProcess.EXIT_USAGE);
+            return;
+        }
+        System.exit(run(options));
+    }
+
+    static int run(final Options options) throws Exception
+    {
+        final Path dir = Path.of(options.string("dir", System.getProperty("java.io.tmpdir") + "/warpbus-engine"));
+        final String name = options.string("name", "engine");
+        final int instrumentCount = (int)options.number("instruments", 10, 1, 1000);
+        final long statsIntervalMs = options.number("stats-interval-ms", 1000, 10, 60_000);
+
+        final EngineService.Context context = new EngineService.Context()
+            .executionReportChannel(options.required("execution-reports"))
+            .marketDataChannel(options.required("market-data"))
+            .snapshotChannel(options.required("snapshots"))
+            .instruments(DemoProcess.instruments(instrumentCount))
+            .bookCapacity((int)options.number("book-capacity", 64 * 1024, 16, 16 * 1024 * 1024))
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("snapshot-interval-ms", 1000, 10,
+            3_600_000)))
+            .recoverySnapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
+            10_000, 10, 86_400_000)));
+        final String journal = options.string("journal", "off");
+        context.journalDirectory("off".equals(journal) ? null : Path.of(journal));
+        for (final String channel : options.list("order-entry"))
+        {
+            context.orderEntryChannel(channel);
+        }
+        final LoadProfile profile = LoadProfile.tradingDay(instrumentCount, 1);
+        for (final int accountId : profile.accountIds())
+        {
+            context.account(accountId, profile.riskLimits());
+        }
+        for (final String account : options.list("account"))
+        {
+            final String[] parts = account.split(":");
+            if (4 != parts.length)
+            {
+                System.err.println("engine: --account " + account + " must be ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT");
+                return DemoProcess.EXIT_USAGE;
+            }
+            context.account(Integer.parseInt(parts[0]), new RiskLimits(
+                Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])));
+        }
+
+        final CountDownLatch stop = DemoProcess.stopSignal();
+        final AppCounters counters = new AppCounters(dir.resolve(name + "-app"));
+        final Bus bus = DemoProcess.launchBus(dir, name);
+        final EngineService service;
+        try
+        {
+            service = new EngineService(context.bus(bus).counters(counters));
+        }
+        catch (final RuntimeException ex)
+        {
+            System.err.println("engine: cannot start: " + ex);
+            CloseHelper.quietCloseAll(bus, counters);
+            return DemoProcess.EXIT_FAILED;
+        }
+        if (!"off".equals(journal))
+        {
+            printRecovered(journal, service);
+        }
+
+        final AgentRunner runner = new AgentRunner(IdleStrategies.fromAlias(options.string("idle", "backoff")),
+            (throwable) ->
+            {
+                counters.onError(throwable);
+                System.err.println("engine: " + throwable);
+            },
+            null, service);
+        final EngineStats stats = new EngineStats(service, System.nanoTime());
+        MetricsServer metrics = null;
+        try
+        {
+            AgentRunner.startOnThread(runner);
+            final String metricsAddress = options.string("metrics", "127.0.0.1:0");
+            String url = "off";
+            if (!"off".equals(metricsAddress))
+            {
+                final int colon = metricsAddress.lastIndexOf(':');
+                metrics = new MetricsServer(new InetSocketAddress(metricsAddress.substring(0, colon),
+                    Integer.parseInt(metricsAddress.substring(colon + 1))), service, stats);
+                url = "http://" + metrics.address().getHostString() + ":" + metrics.address().getPort() + "/";
+            }
+            System.out.println("READY engine pid=" + ProcessHandle.current().pid() + " web=" + url + " metrics=" +
+                ("off".equals(url) ? "off" : url + "metrics") + " counters=" + counters.path() + " bus=" +
+                bus.countersFile());
+            System.out.flush();
+            DemoProcess.everyInterval(stop, statsIntervalMs, () ->
+            {
+                System.out.println(EngineStats.line(stats.sample(System.nanoTime())));
+                System.out.flush();
+            });
+        }
+        finally
+        {
+            service.stopRetrying();
+            CloseHelper.quietClose(runner);
+            final EngineStats.Sample last = stats.sample(System.nanoTime());
+            System.out.println(EngineStats.line(last));
+            System.out.println("STOPPED engine errors=" + (counters.errorCount() + bus.errorCount()));
+            System.out.flush();
+            CloseHelper.quietCloseAll(metrics, bus, counters);
+        }
+
+        return DemoProcess.EXIT_OK;
+    }
+
+    private static void printRecovered(final String journal, final EngineService service)
+    {
+        System.out.println("RECOVERED engine journal=" + journal + " snapshot-sequence=" +
+            service.recoveredSnapshotSequence() + " replayed=" + service.replayedMessages() + " journal-sequence=" +
+            service.journalSequence() + " last-order-id=" + service.engine().lastOrderId() + " last-exec-id=" +
+            service.lastExecId() + " state-hash=" + Long.toHexString(service.engine().stateHash()));
+        System.out.flush();
+    }
+}

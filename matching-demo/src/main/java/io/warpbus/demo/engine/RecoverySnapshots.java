@@ -1,0 +1,296 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+import io.warpbus.matching.engine.MatchingEngine;
+import org.agrona.ExpandableDirectByteBuffer;
+
+/**
+ * Recovery snapshots of the engine service, so that a restart replays only the journal written after the newest
+ * one. Files {@code snapshot-<journal sequence>.bin} in one directory, little-endian:
+ * <pre>
+ *   int magic "WBRS", int version
+ *   long journalSequence   the last journal record applied to the state below (-1: none)
+ *   long lastExecId        of the execution reports
+ *   int instrumentCount, then long market-data sequence per instrument, in the service's instrument order
+ *   int engineLength, then the matching engine's own snapshot (EngineSnapshot, which checks its state hash)
+ *   int CRC32C of everything above
+ * </pre>
+ * A snapshot is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
+ * whole file or none; the newest {@value #KEEP} are kept. Loading takes the newest file that is whole (magic, length
+ * and checksum) and falls back to older ones. Writing runs on the engine's thread between two commands and takes
+ * as long as serialising the books (milliseconds for tens of thousands of orders); it is not the hot path.
+ */
+final class RecoverySnapshots
+{
+    static final int MAGIC = 0x5352_4257;
+    static final int VERSION = 1;
+    static final int KEEP = 2;
+
+    private static final String PREFIX = "snapshot-";
+    private static final String SUFFIX = ".bin";
+    private static final int FIXED_LENGTH = 4 + 4 + 8 + 8 + 4 + 4 + 4;
+
+    private final Path directory;
+    private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
+    private final CRC32C crc = new CRC32C();
+    private long lastWrittenSequence = Long.MIN_VALUE;
+
+    /**
+     * What {@link #loadLatest} found; the engine snapshot stays in the loader's buffer until the next call.
+     */
+    static final class Loaded
+    {
+        final Path file;
+        final long journalSequence;
+        final long lastExecId;
+        final long[] marketDataSequences;
+        final int engineOffset;
+
+        Loaded(final Path file, final long journalSequence, final long lastExecId, final long[] sequences,
+            final int engineOffset)
+        {
+            this.file = file;
+            this.journalSequence = journalSequence;
+            this.lastExecId = lastExecId;
+            this.marketDataSequences = sequences;
+            this.engineOffset = engineOffset;
+        }
+    }
+
+    RecoverySnapshots(final Path directory)
+    {
+        this.directory = directory;
+        try
+        {
+            Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create the snapshot directory " + directory, ex);
+        }
+    }
+
+    /**
+     * Write a snapshot of the state after journal record {@code journalSequence}, unless one was written for it.
+     *
+     * @return true if a file was written.
+     * @throws UncheckedIOException when it cannot be written; older snapshots are untouched.
+     */
+    boolean write(
+        final MatchingEngine engine,
+        final long journalSequence,
+        final long lastExecId,
+        final InstrumentTable instruments)
+    {
+        if (journalSequence == lastWrittenSequence)
+        {
+            return false;
+        }
+        final ExpandableDirectByteBuffer buffer = this.buffer;
+        final int count = instruments.count();
+        int offset = 0;
+        buffer.putInt(offset, MAGIC, ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(offset + 4, VERSION, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + 8, journalSequence, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + 16, lastExecId, ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(offset + 24, count, ByteOrder.LITTLE_ENDIAN);
+        offset += 28;
+        for (int i = 0; i < count; i++)
+        {
+            buffer.putLong(offset, instruments.sequence(i), ByteOrder.LITTLE_ENDIAN);
+            offset += 8;
+        }
+        final int engineLength = engine.snapshot(buffer, offset + 4);
+        buffer.putInt(offset, engineLength, ByteOrder.LITTLE_ENDIAN);
+        offset += 4 + engineLength;
+        buffer.putInt(offset, checksum(offset), ByteOrder.LITTLE_ENDIAN);
+        final int length = offset + 4;
+
+        final Path file = directory.resolve(name(journalSequence));
+        final Path temporary = directory.resolve(name(journalSequence) + ".tmp");
+        try
+        {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer bytes = buffer.byteBuffer().duplicate();
+                bytes.limit(length).position(0);
+                while (bytes.hasRemaining())
+                {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            lastWrittenSequence = journalSequence;
+            deleteOlder();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write recovery snapshot " + file, ex);
+        }
+        return true;
+    }
+
+    /**
+     * Load the newest whole snapshot into this object's buffer.
+     *
+     * @param instrumentCount instruments the service trades; a snapshot of another count is refused.
+     * @return what was loaded, or null when there is no usable snapshot.
+     */
+    Loaded loadLatest(final int instrumentCount)
+    {
+        final List<Path> files = files();
+        for (int i = files.size() - 1; i >= 0; i--)
+        {
+            final Loaded loaded = load(files.get(i), instrumentCount);
+            if (null != loaded)
+            {
+                lastWrittenSequence = loaded.journalSequence;
+                return loaded;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The buffer {@link Loaded#engineOffset} points into.
+     *
+     * @return the buffer.
+     */
+    ExpandableDirectByteBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * The snapshot directory.
+     *
+     * @return the directory.
+     */
+    Path directory()
+    {
+        return directory;
+    }
+
+    private Loaded load(final Path file, final int instrumentCount)
+    {
+        final int length;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size < FIXED_LENGTH || size > Integer.MAX_VALUE - 64)
+            {
+                return null;
+            }
+            length = (int)size;
+            buffer.checkLimit(length);
+            final ByteBuffer bytes = buffer.byteBuffer().duplicate();
+            bytes.limit(length).position(0);
+            while (bytes.hasRemaining() && channel.read(bytes) >= 0)
+            {
+                continue;
+            }
+            if (bytes.hasRemaining())
+            {
+                return null;
+            }
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
+        if (MAGIC != buffer.getInt(0, ByteOrder.LITTLE_ENDIAN) ||
+            VERSION != buffer.getInt(4, ByteOrder.LITTLE_ENDIAN) ||
+            checksum(length - 4) != buffer.getInt(length - 4, ByteOrder.LITTLE_ENDIAN))
+        {
+            return null;
+        }
+        final int count = buffer.getInt(24, ByteOrder.LITTLE_ENDIAN);
+        if (count != instrumentCount || 28 + 8L * count + 4 > length - 4)
+        {
+            return null;
+        }
+        final long[] sequences = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            sequences[i] = buffer.getLong(28 + 8 * i, ByteOrder.LITTLE_ENDIAN);
+        }
+        final int engineOffset = 28 + 8 * count + 4;
+        return new Loaded(file, buffer.getLong(8, ByteOrder.LITTLE_ENDIAN), buffer.getLong(16,
+            ByteOrder.LITTLE_ENDIAN), sequences, engineOffset);
+    }
+
+    private int checksum(final int length)
+    {
+        crc.reset();
+        final ByteBuffer bytes = buffer.byteBuffer().duplicate();
+        bytes.limit(length).position(0);
+        crc.update(bytes);
+        return (int)crc.getValue();
+    }
+
+    private void deleteOlder() throws IOException
+    {
+        final List<Path> files = files();
+        for (int i = 0; i < files.size() - KEEP; i++)
+        {
+            Files.deleteIfExists(files.get(i));
+        }
+    }
+
+    /**
+     * Snapshot files, oldest first (names sort by sequence: fixed width).
+     */
+    private List<Path> files()
+    {
+        final List<Path> files = new ArrayList<>();
+        try (Stream<Path> list = Files.list(directory))
+        {
+            list.filter((p) ->
+            {
+                final String name = p.getFileName().toString();
+                return name.startsWith(PREFIX) && name.endsWith(SUFFIX);
+            }).sorted().forEach(files::add);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list " + directory, ex);
+        }
+        return files;
+    }
+
+    private static String name(final long journalSequence)
+    {
+        return PREFIX + String.format(Locale.ROOT, "%020d", journalSequence + 1) + SUFFIX;
+    }
+}

@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.bus.BusContext;
+import io.warpbus.iwarp.ThreadingMode;
+
+/**
+ * Channels on free loopback ports and small {@code INVOKER} buses for the demo's in-process tests.
+ */
+final class DemoRig
+{
+    final String orders;
+    final String reports;
+    final String marketData;
+    final String snapshots;
+
+    DemoRig() throws IOException
+    {
+        final int orderPort = freePort();
+        final int enginePort = freePort();
+        orders = "warp:iwarp?endpoint=127.0.0.1:" + orderPort + "|stream=1001";
+        reports = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1002";
+        marketData = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1003";
+        snapshots = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1004";
+    }
+
+    static Bus bus(final Path dir, final String name)
+    {
+        return Bus.launch(new BusContext().directory(dir).name(name).threadingMode(ThreadingMode.INVOKER)
+            .termLength(1024 * 1024).window(16 * 1024 * 1024).ringCapacity(4 * 1024 * 1024));
+    }
+
+    static int freePort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket())
+        {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        }
+    }
+
+    static void checkInterrupted()
+    {
+        if (Thread.currentThread().isInterrupted())
+        {
+            throw new IllegalStateException("interrupted");
+        }
+    }
+}

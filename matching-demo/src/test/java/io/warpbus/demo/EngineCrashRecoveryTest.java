@@ -1,0 +1,237 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineMain;
+import io.warpbus.demo.engine.EngineService;
+import io.warpbus.matching.load.LoadProfile;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The engine process killed with {@code kill -9} in the middle of an order stream, then started again on its
+ * journal: a real {@link EngineMain} JVM (journal on, recovery snapshots every 200 ms) fed over iWARP by a load client
+ * in this JVM. After the kill the client reads whatever reports reached it; the restarted engine prints what it
+ * recovered. No accepted order may be lost: exec ids are numbered 1, 2, 3... in processing order, replay takes them
+ * again, so the recovered last exec id must cover every report the client received (and the client must have seen
+ * no gap). The recovered state hash must equal that of a reference replay of the same journal from its first
+ * message in this JVM, without snapshots.
+ */
+@Timeout(240)
+class EngineCrashRecoveryTest
+{
+    private static final int INSTRUMENTS = 3;
+    private static final long REPORTS_BEFORE_KILL = 20_000;
+    private static final Pattern RECOVERED = Pattern.compile("RECOVERED engine (.*)");
+    private static final Pattern FIELD = Pattern.compile("([a-z-]+)=(\\S+)");
+
+    @TempDir
+    Path dir;
+    private final List<Process> processes = new ArrayList<>();
+    private Bus clientBus;
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietClose(clientBus);
+        for (final Process process : processes)
+        {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldLoseNoAcknowledgedOrderWhenTheEngineIsKilledAndRecoverTheReplayedState() throws Exception
+    {
+        final Path journal = dir.resolve("journal");
+        final DemoRig rig = new DemoRig();
+        final Process first = startEngine("engine-1", rig, journal);
+        final Map<String, String> empty = awaitRecovered(first, "engine-1");
+        assertEquals("-1", empty.get("journal-sequence"), "a new journal");
+        awaitLine(first, "engine-1", Pattern.compile("READY engine .*"));
+
+        clientBus = DemoRig.bus(dir, "client");
+        final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, 5).commandsPerSecond(20_000);
+        final LoadClient client = new LoadClient(
+            clientBus, rig.orders, rig.reports, profile, Long.MAX_VALUE, SystemNanoClock.INSTANCE);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (client.reports() < REPORTS_BEFORE_KILL)
+        {
+            DemoRig.checkInterrupted();
+            if (!first.isAlive() || System.nanoTime() - deadline > 0)
+            {
+                fail("the engine died or the stream stalled at " + client.reports() + " reports" + log("engine-1"));
+            }
+            client.doWork();
+        }
+        first.destroyForcibly();
+        assertTrue(first.waitFor(30, TimeUnit.SECONDS), "killed");
+        assertEquals(137, first.exitValue(), "killed by SIGKILL");
+        final long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+        while (System.nanoTime() - drainUntil < 0)
+        {
+            client.doWork();
+        }
+        final long reports = client.reports();
+        final long acked = client.acked();
+        final long sent = client.sent();
+        assertEquals(0, client.execIdGaps(), "reports missing before the kill");
+        CloseHelper.quietClose(clientBus);
+        clientBus = null;
+
+        final Process second = startEngine("engine-2", new DemoRig(), journal);
+        final Map<String, String> recovered = awaitRecovered(second, "engine-2");
+        awaitLine(second, "engine-2", Pattern.compile("READY engine .*"));
+        second.getOutputStream().write("stop\n".getBytes(StandardCharsets.US_ASCII));
+        second.getOutputStream().flush();
+        assertTrue(second.waitFor(30, TimeUnit.SECONDS), "stopped" + log("engine-2"));
+
+        System.out.println("killed after " + reports + " reports (" + acked + " commands answered, " + sent +
+            " sent); restarted: " + recovered);
+        final long journalSequence = Long.parseLong(recovered.get("journal-sequence"));
+        final long snapshotSequence = Long.parseLong(recovered.get("snapshot-sequence"));
+        final long lastExecId = Long.parseLong(recovered.get("last-exec-id"));
+        assertTrue(lastExecId >= reports, "recovered exec ids " + lastExecId + " cover the " + reports +
+            " reports received");
+        assertTrue(acked <= journalSequence + 1 && journalSequence + 1 <= sent, "journaled " + (journalSequence + 1) +
+            " messages: at least the " + acked + " answered, at most the " + sent + " sent");
+        assertTrue(snapshotSequence >= 0, "a periodic snapshot was restored: " + recovered);
+        assertEquals(journalSequence - snapshotSequence, Long.parseLong(recovered.get("replayed")),
+            "the journal after the snapshot replayed");
+
+        final Path reference = dir.resolve("reference");
+        EngineRecoveryTest.copy(journal.resolve("stream-1001"), reference.resolve("stream-1001"));
+        try (Bus bus = DemoRig.bus(dir, "reference"))
+        {
+            final EngineService replay = new EngineService(referenceContext(bus, reference));
+            try
+            {
+                assertEquals(-1, replay.recoveredSnapshotSequence(), "the reference starts from nothing");
+                assertEquals(journalSequence + 1, replay.replayedMessages());
+                assertEquals(Long.toHexString(replay.engine().stateHash()), recovered.get("state-hash"),
+                    "state hash: restarted engine against the reference replay");
+                assertEquals(String.valueOf(replay.engine().lastOrderId()), recovered.get("last-order-id"));
+                assertEquals(replay.lastExecId(), lastExecId);
+            }
+            finally
+            {
+                replay.onClose();
+            }
+        }
+    }
+
+    private EngineService.Context referenceContext(final Bus bus, final Path journal) throws IOException
+    {
+        final DemoRig rig = new DemoRig();
+        final EngineService.Context context = new EngineService.Context()
+            .bus(bus)
+            .counters(new AppCounters(dir.resolve("reference-app")))
+            .orderEntryChannel(rig.orders)
+            .executionReportChannel(rig.reports)
+            .marketDataChannel(rig.marketData)
+            .snapshotChannel(rig.snapshots)
+            .instruments(DemoProcess.instruments(INSTRUMENTS))
+            .journalDirectory(journal)
+            .recoverySnapshotIntervalNs(TimeUnit.HOURS.toNanos(1));
+        for (final int accountId : LoadProfile.tradingDay(INSTRUMENTS, 1).accountIds())
+        {
+            context.account(accountId, LoadProfile.tradingDay(INSTRUMENTS, 1).riskLimits());
+        }
+        return context;
+    }
+
+    private Process startEngine(final String name, final DemoRig rig, final Path journal) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(EngineMain.class.getName());
+        command.addAll(List.of("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
+            rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
+            "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
+            "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200"));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(dir.resolve(name + ".out").toFile()).start();
+        processes.add(process);
+        return process;
+    }
+
+    private Map<String, String> awaitRecovered(final Process process, final String name) throws Exception
+    {
+        final Matcher line = awaitLine(process, name, RECOVERED);
+        final Map<String, String> fields = new HashMap<>();
+        final Matcher field = FIELD.matcher(line.group(1));
+        while (field.find())
+        {
+            fields.put(field.group(1), field.group(2));
+        }
+        return fields;
+    }
+
+    private Matcher awaitLine(final Process process, final String name, final Pattern pattern) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true)
+        {
+            final boolean exited = !process.isAlive();
+            for (final String line : Files.readAllLines(dir.resolve(name + ".out"), StandardCharsets.UTF_8))
+            {
+                final Matcher matcher = pattern.matcher(line);
+                if (matcher.matches())
+                {
+                    return matcher;
+                }
+            }
+            if (exited || System.nanoTime() - deadline > 0)
+            {
+                fail(name + " printed no line matching " + pattern + log(name));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private String log(final String name) throws IOException
+    {
+        final Path file = dir.resolve(name + ".out");
+        return Files.exists(file) ? "\n--- " + name + " output ---\n" + Files.readString(file) : "";
+    }
+}

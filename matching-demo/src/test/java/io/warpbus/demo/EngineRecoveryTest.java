@@ -1,0 +1,230 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineService;
+import io.warpbus.matching.load.LoadProfile;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Deterministic recovery in one process: a seeded order stream through the engine service over the bus with its
+ * journal on, then fresh services built on what it left: the final snapshot; a copy of the journal taken before the
+ * service closed, holding a snapshot from half way and the journal after it; and that copy without snapshots, replayed
+ * from the first message. All must reach the state hash, last order id and last exec id of the service that ran.
+ */
+@Timeout(120)
+class EngineRecoveryTest
+{
+    private static final int INSTRUMENTS = 3;
+    private static final long COMMANDS = 30_000;
+    private static final long SEED = 23;
+
+    @TempDir
+    Path dir;
+    private Bus engineBus;
+    private Bus clientBus;
+    private AppCounters counters;
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(engineBus, clientBus, counters);
+    }
+
+    @Test
+    void shouldRecoverTheSameStateFromSnapshotAndJournalOrFromTheJournalAlone() throws Exception
+    {
+        final DemoRig rig = new DemoRig();
+        final Path journal = dir.resolve("journal");
+        engineBus = DemoRig.bus(dir, "engine");
+        clientBus = DemoRig.bus(dir, "client");
+        counters = new AppCounters(dir.resolve("engine-app"));
+        final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, SEED).commandsPerSecond(200_000);
+        final EngineService engine = new EngineService(context(engineBus, rig, profile, journal));
+        assertEquals(-1, engine.journalSequence(), "a new journal is empty");
+        final LoadClient client = new LoadClient(
+            clientBus, rig.orders, rig.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
+
+        boolean snapshotTaken = false;
+        while (!client.isDone() || client.acked() < client.sent())
+        {
+            DemoRig.checkInterrupted();
+            engine.doWork();
+            client.doWork();
+            if (!snapshotTaken && client.acked() > COMMANDS / 2)
+            {
+                snapshotTaken = engine.takeRecoverySnapshot();
+            }
+        }
+        assertTrue(snapshotTaken, "a snapshot half way");
+        final long hash = engine.engine().stateHash();
+        final long lastOrderId = engine.engine().lastOrderId();
+        final long lastExecId = engine.lastExecId();
+        final long journalSequence = engine.journalSequence();
+        assertEquals(client.sent() - 1, journalSequence, "every message journaled (sequences from 0)");
+        assertTrue(lastOrderId > COMMANDS / 4, "orders accepted: " + lastOrderId);
+
+        final Path crashImage = dir.resolve("crash-image");
+        copy(journal, crashImage);
+        engine.onClose();
+        final Path journalOnly = dir.resolve("journal-only");
+        copy(crashImage, journalOnly);
+        deleteTree(journalOnly.resolve("engine-snapshots"));
+
+        final Recovered fromFinal = recover(profile, journal, "final");
+        assertEquals(journalSequence, fromFinal.snapshotSequence, "the final snapshot covers the whole journal");
+        assertEquals(0, fromFinal.replayed);
+        final Recovered fromHalf = recover(profile, crashImage, "half");
+        assertTrue(fromHalf.snapshotSequence > 0 && fromHalf.snapshotSequence < journalSequence,
+            "snapshot from half way: " + fromHalf.snapshotSequence);
+        assertEquals(journalSequence - fromHalf.snapshotSequence, fromHalf.replayed, "the tail replayed");
+        final Recovered fromStart = recover(profile, journalOnly, "start");
+        assertEquals(-1, fromStart.snapshotSequence);
+        assertEquals(journalSequence + 1, fromStart.replayed, "the whole journal replayed");
+
+        for (final Recovered recovered : List.of(fromFinal, fromHalf, fromStart))
+        {
+            assertEquals(Long.toHexString(hash), Long.toHexString(recovered.hash), recovered.name + ": state hash");
+            assertEquals(lastOrderId, recovered.lastOrderId, recovered.name + ": last order id");
+            assertEquals(lastExecId, recovered.lastExecId, recovered.name + ": last exec id");
+            assertEquals(journalSequence, recovered.journalSequence, recovered.name + ": journal resumes at its end");
+        }
+        assertNotEquals(hash, emptyHash(profile), "the stream changed the state");
+    }
+
+    /**
+     * A fresh service on its own bus and ports (nothing connects to it), recovered from a journal directory.
+     */
+    private Recovered recover(final LoadProfile profile, final Path journal, final String name) throws IOException
+    {
+        try (Bus bus = DemoRig.bus(dir, "recover-" + name))
+        {
+            final EngineService service = new EngineService(context(bus, new DemoRig(), profile, journal));
+            try
+            {
+                return new Recovered(name, service.recoveredSnapshotSequence(), service.replayedMessages(),
+                    service.journalSequence(), service.engine().stateHash(), service.engine().lastOrderId(),
+                    service.lastExecId());
+            }
+            finally
+            {
+                service.onClose();
+            }
+        }
+    }
+
+    private long emptyHash(final LoadProfile profile) throws IOException
+    {
+        try (Bus bus = DemoRig.bus(dir, "empty"))
+        {
+            final EngineService service = new EngineService(context(bus, new DemoRig(), profile, null));
+            service.onClose();
+            return service.engine().stateHash();
+        }
+    }
+
+    private EngineService.Context context(
+        final Bus bus, final DemoRig rig, final LoadProfile profile, final Path journal)
+    {
+        final EngineService.Context context = new EngineService.Context()
+            .bus(bus)
+            .counters(counters)
+            .orderEntryChannel(rig.orders)
+            .executionReportChannel(rig.reports)
+            .marketDataChannel(rig.marketData)
+            .snapshotChannel(rig.snapshots)
+            .instruments(profile.instruments())
+            .journalDirectory(journal)
+            .recoverySnapshotIntervalNs(TimeUnit.HOURS.toNanos(1));
+        for (final int accountId : profile.accountIds())
+        {
+            context.account(accountId, profile.riskLimits());
+        }
+        return context;
+    }
+
+    static void copy(final Path from, final Path to) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(from))
+        {
+            for (final Path path : (Iterable<Path>)paths::iterator)
+            {
+                final Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path))
+                {
+                    Files.createDirectories(target);
+                }
+                else if (!path.getFileName().toString().endsWith(".lock"))
+                {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(final Path root) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(root))
+        {
+            for (final Path path : (Iterable<Path>)paths.sorted((a, b) -> b.compareTo(a))::iterator)
+            {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static final class Recovered
+    {
+        final String name;
+        final long snapshotSequence;
+        final long replayed;
+        final long journalSequence;
+        final long hash;
+        final long lastOrderId;
+        final long lastExecId;
+
+        @SuppressWarnings("checkstyle:parameternumber")
+        Recovered(final String name, final long snapshotSequence, final long replayed, final long journalSequence,
+            final long hash, final long lastOrderId, final long lastExecId)
+        {
+            this.name = name;
+            this.snapshotSequence = snapshotSequence;
+            this.replayed = replayed;
+            this.journalSequence = journalSequence;
+            this.hash = hash;
+            this.lastOrderId = lastOrderId;
+            this.lastExecId = lastExecId;
+        }
+    }
+}

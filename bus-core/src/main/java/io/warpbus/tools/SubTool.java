@@ -28,6 +28,7 @@ import io.warpbus.bus.Header;
 import io.warpbus.bus.Image;
 import io.warpbus.bus.ImageListener;
 import io.warpbus.bus.Subscription;
+import io.warpbus.journal.ReplayMergeSubscription;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -38,13 +39,19 @@ import org.agrona.concurrent.IdleStrategy;
  * {@code received N messages, gaps G, duplicates D, checksum HEX}: G gaps reported by the bus, D messages that
  * arrived again with a sequence already delivered, and the CRC32C chained over the payloads in order (the same
  * function {@code warpbus pub} prints), so equal checksums mean nothing was lost, reordered or duplicated.
+ * <p>
+ * {@code --from SEQUENCE} starts at that sequence: history the publisher no longer holds is replayed from the
+ * stream's recorder and merged into the live stream. {@code --repair} (implied by {@code --from}) fills every gap
+ * the bus reports from the recorder; G then counts only the gaps that could not be filled. The recorder is found
+ * through the publisher, or named with {@code --replay-endpoint HOST:PORT}.
  */
 public final class SubTool
 {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
-    private static final Set<String> OPTIONS = Set.of("--channel", "--count", "--timeout", "--idle");
+    private static final Set<String> OPTIONS = Set.of("--channel", "--count", "--timeout", "--idle", "--from",
+        "--replay-endpoint");
 
     private final CRC32C crc = new CRC32C();
     private final Int2ObjectHashMap<long[]> lastSequence = new Int2ObjectHashMap<>();
@@ -52,6 +59,7 @@ public final class SubTool
     private volatile long received;
     private volatile long gaps;
     private volatile long duplicates;
+    private boolean merged;
 
     private SubTool()
     {
@@ -75,7 +83,7 @@ public final class SubTool
         final long timeoutNs;
         try
         {
-            options = ToolArgs.parse(args, OPTIONS, Set.of());
+            options = ToolArgs.parse(args, OPTIONS, Set.of("--repair"));
             channel = options.required("--channel");
             count = options.number("--count", 0, 0, Long.MAX_VALUE);
             timeoutNs = TimeUnit.SECONDS.toNanos(options.number("--timeout", 0, 0, 86_400));
@@ -83,7 +91,8 @@ public final class SubTool
         catch (final IllegalArgumentException ex)
         {
             err.println("warpbus sub: " + ex.getMessage());
-            err.println("usage: warpbus sub --channel URI [--count N] [--timeout SECONDS] [--idle STRATEGY]");
+            err.println("usage: warpbus sub --channel URI [--count N] [--timeout SECONDS] [--idle STRATEGY] " +
+                "[--from SEQUENCE | --repair] [--replay-endpoint HOST:PORT]");
             return EXIT_USAGE;
         }
         final SubTool tool = new SubTool();
@@ -98,7 +107,12 @@ public final class SubTool
             .idleStrategy(options.string("--idle", "backoff"));
         try (Bus bus = Bus.launch(context))
         {
-            final Subscription subscription = bus.addSubscription(channel, tool.listener());
+            final long from = options.number("--from", -1, 0, Long.MAX_VALUE);
+            final boolean merged = from >= 0 || options.flag("--repair");
+            tool.merged = merged;
+            final Subscription subscription = merged ? null : bus.addSubscription(channel, tool.listener());
+            final ReplayMergeSubscription merge = merged ? new ReplayMergeSubscription(bus, channel, from,
+                options.string("--replay-endpoint", null), tool.repairListener(err)) : null;
             final FragmentAssembler assembler = new FragmentAssembler(tool::onMessage);
             final IdleStrategy idle = new BackoffIdleStrategy();
             final long deadline = System.nanoTime() + timeoutNs;
@@ -110,7 +124,7 @@ public final class SubTool
                     tool.print(out, printed);
                     return EXIT_FAILED;
                 }
-                idle.idle(subscription.poll(assembler, 256));
+                idle.idle(merged ? merge.poll(assembler, 256) : subscription.poll(assembler, 256));
             }
             tool.print(out, printed);
             return EXIT_OK;
@@ -145,13 +159,28 @@ public final class SubTool
         };
     }
 
+    private ReplayMergeSubscription.Listener repairListener(final PrintStream err)
+    {
+        return new ReplayMergeSubscription.Listener()
+        {
+            @Override
+            public void onUnrepairedGap(final long fromSequence, final long toSequence, final String reason)
+            {
+                gaps++;
+                err.println("warpbus sub: sequences " + fromSequence + " to " + toSequence + " lost: " + reason);
+            }
+        };
+    }
+
     private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        long[] last = lastSequence.get(header.sessionId());
+        // Merged delivery mixes the live session with replays' sessions: one sequence space for all.
+        final int key = merged ? 0 : header.sessionId();
+        long[] last = lastSequence.get(key);
         if (null == last)
         {
             last = new long[] { -1 };
-            lastSequence.put(header.sessionId(), last);
+            lastSequence.put(key, last);
         }
         if (header.sequence() <= last[0])
         {

@@ -281,6 +281,14 @@ final class BusConductor implements Agent, ConnectionEventHandler
             if (sender.publication == publication)
             {
                 sender.startClose(nowNs);
+                // Free its stream at the endpoint now: a publication restarted on it must not wait for this one's
+                // connections to finish.
+                final PublisherEndpoint endpoint = sender.channel.isIpc() ? null :
+                    publisherEndpoints.get(sender.channel.endpoint());
+                if (null != endpoint)
+                {
+                    endpoint.remove(sender);
+                }
             }
         }
     }

@@ -72,6 +72,10 @@ class ChannelUriTest
         "warp:ipc?stream=1|name;parameter 'name' must be name=value",
         "warp:ipc?stream=1|conflation-key=8:3;needs an offset >= 0 and a length of 4 or 8",
         "warp:ipc?stream=1|conflation-key=8;must be offset:length",
+        "warp:ipc?stream=1|replay-from=0;replays are served over iwarp",
+        "warp:iwarp?endpoint=127.0.0.1:1|stream=1|replay-to=5;replay-to needs replay-from or replay-from-time",
+        "warp:iwarp?endpoint=127.0.0.1:1|stream=1|replay-from=-3;replay-from=-3 is not a whole number >= 0",
+        "warp:iwarp?endpoint=127.0.0.1:1|stream=1|announce-replay=nowhere;endpoint 'nowhere' must be host:port",
     })
     void shouldNameTheBadPart(final String channel, final String expected)
     {

@@ -181,6 +181,80 @@ class ReplayTest
         assertEquals(checksum(0, 60_000), received.getValue(), "checksum over sequences 0..59999");
     }
 
+    /**
+     * The live stream paced at 500k msg/s on this thread (which also runs the bus, the recorder and the merging
+     * subscriber, so if it cannot keep that pace it publishes as fast as it can; the rate reached is printed, not
+     * asserted). A subscriber asks for the history from sequence 0 after 200k messages; it is a drop subscriber, so
+     * while it replays it never holds the publisher back: it is dropped and repairs again until it has caught up.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldMergeIntoALiveStreamRunningAt500kMessagesPerSecond(final String transport) throws Exception
+    {
+        final String channel = start(transport, 1024 * 1024, 8 * 1024 * 1024, 2 * 1024 * 1024);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        startRecorder(channel);
+        publishAndRecord(publication, 0, 1);
+
+        final long total = 1_000_000;
+        final long ratePerSecond = 500_000;
+        final long[] next = { 0 };
+        final CRC32C received = new CRC32C();
+        final byte[] scratch = new byte[8];
+        ReplayMergeSubscription merge = null;
+        long published = 1;
+        final long startNs = System.nanoTime();
+        long publishedAtNs = 0;
+        try
+        {
+            while (next[0] < total)
+            {
+                checkInterrupted();
+                final long due = Math.min(total, (System.nanoTime() - startNs) * ratePerSecond / 1_000_000_000L);
+                while (published < due && publication.offer(message(published), 0, 8) > 0)
+                {
+                    published++;
+                }
+                if (published == total && 0 == publishedAtNs)
+                {
+                    publishedAtNs = System.nanoTime();
+                }
+                bus.doWork();
+                recorder.doWork();
+                if (null == merge && published >= 200_000)
+                {
+                    merge = new ReplayMergeSubscription(bus, channel + "|policy=drop", 0, null, null);
+                }
+                if (null != merge)
+                {
+                    merge.poll((buffer, offset, length, header) ->
+                    {
+                        assertEquals(next[0], header.sequence(), "sequence delivered");
+                        assertEquals(next[0], buffer.getLong(offset), "payload of sequence " + next[0]);
+                        buffer.getBytes(offset, scratch, 0, 8);
+                        received.update(scratch, 0, 8);
+                        next[0]++;
+                    }, 1024);
+                }
+            }
+            System.out.printf("%s: live stream paced at %,d msg/s reached %,d msg/s; the merge repaired %d ranges, " +
+                "%,d messages from the journal%n", transport, ratePerSecond,
+                total * 1_000_000_000L / Math.max(1, publishedAtNs - startNs), merge.repairs(),
+                merge.repairedMessages());
+            assertTrue(merge.repairedMessages() >= 100_000, "replayed " + merge.repairedMessages());
+            assertEquals(0, merge.unrepairedMessages());
+        }
+        finally
+        {
+            if (null != merge)
+            {
+                merge.close();
+            }
+        }
+        assertEquals(checksum(0, total), received.getValue(), "checksum over sequences 0.." + (total - 1));
+        assertTrue(recorderErrors.isEmpty(), recorderErrors.toString());
+    }
+
     @Test
     void shouldRepairTheGapOfASlowConsumerDropFromTheJournal() throws Exception
     {
@@ -290,9 +364,13 @@ class ReplayTest
 
     private String start(final String transport) throws Exception
     {
+        return start(transport, 64 * 1024, 1024 * 1024, 256 * 1024);
+    }
+
+    private String start(final String transport, final int term, final int window, final int ring) throws Exception
+    {
         bus = Bus.launch(new BusContext().directory(dir.resolve("bus")).name("replay")
-            .threadingMode(ThreadingMode.INVOKER).termLength(64 * 1024).window(1024 * 1024)
-            .ringCapacity(256 * 1024));
+            .threadingMode(ThreadingMode.INVOKER).termLength(term).window(window).ringCapacity(ring));
         journal = Journal.open(new JournalContext().directory(dir.resolve("journal")));
         if ("ipc".equals(transport))
         {

@@ -118,12 +118,15 @@ final class BusConductor implements Agent, ConnectionEventHandler
         int work = runCommands();
         work += rnic.connectionManager().poll(this, 16);
         final ArrayList<PublicationSender> senders = this.senders;
+        final boolean observing = !observers.isEmpty();
         for (int i = senders.size() - 1; i >= 0; i--)
         {
             final PublicationSender sender = senders.get(i);
+            work += sender.observe(observing);
             work += sender.doWork(nowNs, nowMs);
             if (sender.isClosed())
             {
+                sender.observe(observing);
                 removeSender(i, sender);
             }
         }

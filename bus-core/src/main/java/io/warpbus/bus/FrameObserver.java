@@ -18,14 +18,15 @@ package io.warpbus.bus;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Sees every data frame of this bus's publications once it is committed and sequenced, before it is sent: the hook
- * an in-process journal uses to record what was published. Called on the bus's thread; must not block.
+ * Sees every data frame of this bus's publications once it is sequenced and handed to the transport, at the start of
+ * the bus's next duty cycle: the hook an in-process journal uses to record what was published, while it is in
+ * flight rather than before it leaves. Called on the bus's thread, in sequence order; must not block.
  */
 @FunctionalInterface
 public interface FrameObserver
 {
     /**
-     * A frame is about to go out.
+     * A frame went out.
      *
      * @param publication the publication.
      * @param buffer      the log holding the frame.

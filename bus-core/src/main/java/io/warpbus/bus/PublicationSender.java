@@ -85,6 +85,7 @@ final class PublicationSender
     private final Set<Path> ipcFiles = new HashSet<>();
     private long lastGeneration = -1;
     private long nextIpcScanNs;
+    private long observedPosition;
 
     PublicationSender(final BusConductor conductor, final Publication publication, final BusCounters counters)
     {
@@ -123,6 +124,40 @@ final class PublicationSender
             ipcLock = null;
             generation = null;
         }
+    }
+
+    /**
+     * Hand the frames sent since the last call to the bus's frame observers (a journal). It runs at the start of
+     * the next duty cycle, after the transport has taken them, so an observer's work overlaps the frames' flight
+     * instead of delaying them; the frames are still in the retained log, which is cleaned a term or more behind.
+     *
+     * @param observing whether any observer is registered.
+     * @return frames observed.
+     */
+    int observe(final boolean observing)
+    {
+        final long published = log.published.get();
+        long position = observedPosition;
+        if (!observing || position >= published)
+        {
+            observedPosition = published;
+            return 0;
+        }
+        final UnsafeBuffer buffer = log.buffer;
+        int frames = 0;
+        while (position < published)
+        {
+            final int offset = log.offset(position);
+            final int length = FrameDescriptor.frameLength(buffer, offset);
+            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
+            {
+                conductor.onPublished(this, buffer, offset, length);
+                frames++;
+            }
+            position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
+        }
+        observedPosition = position;
+        return frames;
     }
 
     /**
@@ -233,7 +268,6 @@ final class PublicationSender
             if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
             {
                 FrameDescriptor.sequence(buffer, offset, nextSequence++);
-                conductor.onPublished(this, buffer, offset, length);
                 messages++;
                 bytes += length - FrameDescriptor.HEADER_LENGTH;
             }

@@ -24,7 +24,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Records every data frame a bus publishes into the journal, in process, as the bus sends it:
+ * Records every data frame a bus publishes into the journal, in process, just after the bus sends it:
  * {@code bus.addFrameObserver(new JournalRecorder(journal, errorHandler, 1001))}. It runs on the bus's thread, so it
  * never throws into the bus and never blocks: a frame it cannot record (out of sequence, or a journal fault) is
  * counted, and the first of each kind is passed to the error handler.

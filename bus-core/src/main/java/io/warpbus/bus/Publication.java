@@ -41,6 +41,8 @@ public abstract class Publication implements AutoCloseable
     public static final long CLOSED = -4;
     /** The stream position would overflow. */
     public static final long MAX_POSITION_EXCEEDED = -5;
+    /** Offers closer together than this are a stream: sent by the duty cycle in a batch, not one by one. */
+    static final long EAGER_GAP_NS = 1_000;
 
     static final long MAX_POSITION = Long.MAX_VALUE - Integer.MAX_VALUE;
 
@@ -93,6 +95,8 @@ public abstract class Publication implements AutoCloseable
     volatile boolean closed;
     /** IPC only: the sender to run at once when the offering thread is the bus's own. */
     PublicationSender eagerSender;
+    private long lastTimestampNs;
+    private long previousTimestampNs;
     PublicationSender sender;
 
     Publication(
@@ -340,6 +344,7 @@ public abstract class Publication implements AutoCloseable
     final long writeMessage(final long position, final DirectBuffer buffer, final int offset, final int length)
     {
         final long timestamp = clock.nanoTime();
+        lastTimestampNs = timestamp;
         final UnsafeBuffer log = logBuffer;
         long next = position;
         int remaining = length;
@@ -372,8 +377,10 @@ public abstract class Publication implements AutoCloseable
     final void prepareClaim(final long position, final int length, final BufferClaim claim)
     {
         final int frameOffset = log.offset(position);
+        final long timestamp = clock.nanoTime();
+        lastTimestampNs = timestamp;
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA,
-            FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, clock.nanoTime());
+            FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, timestamp);
         claim.wrap(this, logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
     }
 
@@ -381,11 +388,16 @@ public abstract class Publication implements AutoCloseable
      * Over IPC, when the thread that offered is the one running the bus (INVOKER mode, or an offer from a
      * handler on the bus's thread), hand the message to subscribers now instead of at the next duty cycle: the
      * copy into their rings is the whole of the send, and waiting for the duty cycle would be most of the latency.
+     * Not while streaming (offers closer together than {@link #EAGER_GAP_NS}): then the duty cycle sends them in a
+     * batch, which is cheaper per message, and the next one comes soon anyway.
      */
     final void eagerSend()
     {
         final PublicationSender sender = eagerSender;
-        if (null != sender && sender.conductor.isConductorThread())
+        final long timestamp = lastTimestampNs;
+        final boolean streaming = timestamp - previousTimestampNs < EAGER_GAP_NS;
+        previousTimestampNs = timestamp;
+        if (!streaming && null != sender && sender.conductor.isConductorThread())
         {
             sender.sendNow();
         }

@@ -27,6 +27,7 @@ import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,9 +68,11 @@ class JournalRecorderTest
     @Test
     void shouldRecordExactlyWhatWasPublished()
     {
-        bus = Bus.launch(new BusContext().directory(dir.resolve("bus")).name("recorder-test")
+        // One clock for both timestamps: two OffsetEpochNanoClocks calibrate apart by up to a millisecond.
+        final OffsetEpochNanoClock clock = new OffsetEpochNanoClock();
+        bus = Bus.launch(new BusContext().directory(dir.resolve("bus")).name("recorder-test").epochNanoClock(clock)
             .threadingMode(ThreadingMode.INVOKER).termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024));
-        journal = Journal.open(new JournalContext().directory(dir.resolve("journal")));
+        journal = Journal.open(new JournalContext().directory(dir.resolve("journal")).epochNanoClock(clock));
         final List<Throwable> errors = new ArrayList<>();
         final JournalRecorder recorder = new JournalRecorder(journal, errors::add, 1001);
         bus.addFrameObserver(recorder);

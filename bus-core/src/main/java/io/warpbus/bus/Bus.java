@@ -424,11 +424,20 @@ public final class Bus implements AutoCloseable
      * A replay's publication, on the bus's thread, for one subscriber joining at its first frame.
      */
     ExclusivePublication addReplayPublication(
-        final java.net.InetSocketAddress endpoint, final int streamId, final long fromSequence)
+        final java.net.InetSocketAddress endpoint, final int streamId, final long fromSequence, final int ring)
     {
+        // Sized for the subscriber's ring: the largest term it can take, up to the one that carries the largest
+        // frame payload (64 KiB), and a window that serves that ring.
+        if (!org.agrona.BitUtil.isPowerOfTwo(ring) || ring < BusConfiguration.MIN_TERM_LENGTH || ring > 1 << 28)
+        {
+            throw new IllegalArgumentException("ring " + ring + " must be a power of two in [64k, 256m]");
+        }
+        final int term = Math.min(ring, 512 * 1024);
+        final int window = Math.max(4 * term, org.agrona.BitUtil.findNextPositivePowerOfTwo(ring + 2 * term));
         final String host = endpoint.getAddress().getHostAddress();
         final String channel = "warp:iwarp?endpoint=" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" +
-            endpoint.getPort() + "|stream=" + streamId + "|initial-sequence=" + fromSequence;
+            endpoint.getPort() + "|stream=" + streamId + "|initial-sequence=" + fromSequence + "|term=" + term +
+            "|window=" + window;
         return (ExclusivePublication)addPublication(channel, false, true);
     }
 

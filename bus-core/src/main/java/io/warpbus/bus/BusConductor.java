@@ -153,6 +153,8 @@ final class BusConductor implements Agent, ConnectionEventHandler
         }
         for (final PublicationSender sender : senders)
         {
+            // What went out in the last duty cycle still reaches the observers (a journal).
+            sender.observe(!observers.isEmpty());
             for (final SubscriberLink link : new ArrayList<>(sender.links))
             {
                 link.close("bus closed", io.warpbus.bus.protocol.RingDescriptor.PUBLISHER_CLOSED);

@@ -66,19 +66,26 @@ public final class ExclusivePublication extends Publication
     }
 
     /**
-     * Re-publish a recorded frame as it was first published: its payload, fragment flags and publisher timestamp.
-     * For a {@link ReplayProvider} feeding a replay; the frame gets this publication's next sequence.
+     * Re-publish a recorded frame as it was first published: its payload, session, fragment flags and publisher
+     * timestamp (the session kept, a message split between a replay and the live stream reassembles as one). For a
+     * {@link ReplayProvider} feeding a replay; the frame gets this publication's next sequence.
      *
      * @param buffer      holding the payload.
      * @param offset      where it starts.
      * @param length      payload length, at most one frame's payload.
+     * @param recordedSessionId the recorded publisher session.
      * @param flags       the recorded frame's flags ({@link io.warpbus.bus.protocol.FrameDescriptor#FLAG_BEGIN},
      *                    {@link io.warpbus.bus.protocol.FrameDescriptor#FLAG_END}).
      * @param timestampNs the recorded publisher timestamp.
      * @return the new position, or a negative status as for {@link #offer}.
      */
     public long offerRecorded(
-        final DirectBuffer buffer, final int offset, final int length, final int flags, final long timestampNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int recordedSessionId,
+        final int flags,
+        final long timestampNs)
     {
         if (length < 0 || length > maxPayloadLength)
         {
@@ -102,7 +109,8 @@ public final class ExclusivePublication extends Publication
             writePadding(position, padding);
         }
         final int frameOffset = log.offset(position + padding);
-        FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId, sessionId,
+        FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId,
+            recordedSessionId,
             timestampNs);
         logBuffer.putBytes(frameOffset + FrameDescriptor.HEADER_LENGTH, buffer, offset, length);
         FrameDescriptor.commit(logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);

@@ -57,6 +57,7 @@ public final class Image
     private long expectedSequence;
     private long gapReportedBefore = -1;
     private volatile String replayEndpoint = "";
+    private final long joinGapTo;
     private long pendingGapFrom;
     private long pendingGapTo;
     private volatile String closeReason;
@@ -87,6 +88,7 @@ public final class Image
         this.lastSequence.set(initialSequence - 1);
         this.pendingGapFrom = gapFrom;
         this.pendingGapTo = gapTo;
+        this.joinGapTo = gapTo;
         this.positionCounter = positionCounter;
         storeConsumed(initialPosition);
     }
@@ -239,6 +241,18 @@ public final class Image
     public Subscription subscription()
     {
         return subscription;
+    }
+
+    /**
+     * The last sequence of the range the publisher could not supply when this image joined (asked for, no longer
+     * retained), or -1 when it joined where it asked. Known before any frame arrives, so a journal can start
+     * filling it while the publisher is quiet.
+     *
+     * @return the sequence, or -1.
+     */
+    public long joinGapTo()
+    {
+        return joinGapTo;
     }
 
     /**

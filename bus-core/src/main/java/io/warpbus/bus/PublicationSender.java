@@ -138,7 +138,7 @@ final class PublicationSender
     {
         final long published = log.published.get();
         long position = observedPosition;
-        if (!observing || position >= published)
+        if (!observing || replay || position >= published)
         {
             observedPosition = published;
             return 0;
@@ -186,6 +186,10 @@ final class PublicationSender
 
     int doWork(final long nowNs, final long nowMs)
     {
+        if (!draining.isEmpty())
+        {
+            draining.removeIf((qp) -> qp.state().isFinal());
+        }
         int work = scan();
         work += clean();
         if (null != ipcStream && nowNs - nextIpcScanNs >= 0)
@@ -513,6 +517,20 @@ final class PublicationSender
         return Math.min(0 != request.dropLag() ? request.dropLag() : dropLag, maxDropLag);
     }
 
+    private static String checkReplayEndpoint(final String endpoint)
+    {
+        try
+        {
+            final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint +
+                "|stream=0").endpoint();
+            return address.getAddress().isAnyLocalAddress() ? "a wildcard address names no host to connect to" : null;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return ex.getMessage();
+        }
+    }
+
     long nextSubscriberId()
     {
         return subscriberIds++;
@@ -529,7 +547,16 @@ final class PublicationSender
         link.clientName = request.name();
         if (!request.announce().isEmpty())
         {
-            replayEndpoint = request.announce();
+            final String problem = checkReplayEndpoint(request.announce());
+            if (null == problem)
+            {
+                replayEndpoint = request.announce();
+            }
+            else
+            {
+                conductor.onError(new BusException("publication " + channel + " ignored the replay endpoint '" +
+                    request.announce() + "' announced by " + request.name() + ": " + problem));
+            }
         }
         link.dropLag = dropLagFor(request);
         link.dropAfterNs = request.dropAfterNs();

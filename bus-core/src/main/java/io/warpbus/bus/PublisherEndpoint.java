@@ -151,7 +151,16 @@ final class PublisherEndpoint
             reject(request, "replay of stream " + streamId + " refused: " + ex.getMessage());
             return;
         }
-        final ExclusivePublication publication = conductor.bus().addReplayPublication(address, streamId, from);
+        final ExclusivePublication publication;
+        try
+        {
+            publication = conductor.bus().addReplayPublication(address, streamId, from, subscribe.ringCapacity());
+        }
+        catch (final RuntimeException ex)
+        {
+            reject(request, "replay of stream " + streamId + " could not start: " + ex.getMessage());
+            return;
+        }
         final PublicationSender sender = publication.sender;
         // The replay's subscriber joins at the publication's first frame, which carries sequence 'from'.
         final SubscribeHandshake.Request join = new SubscribeHandshake.Request(streamId, subscribe.ringStag(),

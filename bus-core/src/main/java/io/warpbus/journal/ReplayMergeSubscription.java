@@ -22,6 +22,7 @@ import io.warpbus.bus.ChannelUri;
 import io.warpbus.bus.ControlledFragmentHandler;
 import io.warpbus.bus.FragmentHandler;
 import io.warpbus.bus.Header;
+import io.warpbus.bus.Image;
 import io.warpbus.bus.ImageListener;
 import io.warpbus.bus.Subscription;
 import org.agrona.DirectBuffer;
@@ -38,6 +39,10 @@ import org.agrona.DirectBuffer;
  * endpoint the publisher told the image (or the one given here), delivers it; then live delivery resumes at that
  * frame. Frames already delivered are skipped by sequence. A range that cannot be replayed (no recorder, before its
  * retention, a refusal) is reported to the listener and skipped; the application then sees exactly that gap.
+ * <p>
+ * Sequences must run on across publisher restarts ({@code initial-sequence} on a restarted publication), as the
+ * journal requires: a stream that starts again from 0 looks like frames already delivered. Replayed frames keep
+ * their recorded session, so a message split between a replay and the live stream reassembles as one.
  * <p>
  * Poll it from one thread. The live path allocates nothing; a repair creates a subscription.
  */
@@ -148,6 +153,19 @@ public final class ReplayMergeSubscription implements AutoCloseable
         {
             return pollReplay(fragmentLimit);
         }
+        if (nextSequence >= 0)
+        {
+            // A range missed at join is known before the next live frame comes (the publisher may be quiet).
+            final Image[] images = live.images();
+            for (final Image image : images)
+            {
+                if (image.joinGapTo() >= nextSequence)
+                {
+                    startRepair(image.joinGapTo(), image.replayEndpoint());
+                    return 1;
+                }
+            }
+        }
         return live.controlledPoll(liveHandler, fragmentLimit);
     }
 
@@ -230,24 +248,9 @@ public final class ReplayMergeSubscription implements AutoCloseable
         {
             return ControlledFragmentHandler.Action.CONTINUE;
         }
-        if (sequence > nextSequence)
+        if (sequence > nextSequence && startRepair(sequence - 1, header.image().replayEndpoint()))
         {
-            final String endpoint = null != replayEndpoint ? replayEndpoint : header.image().replayEndpoint();
-            if (endpoint.isEmpty())
-            {
-                unrepaired(nextSequence, sequence - 1, "no replay endpoint: no recorder announced one for stream " +
-                    liveChannel.streamId());
-            }
-            else
-            {
-                repairEndpoint = endpoint;
-                repairTo = sequence - 1;
-                repairs++;
-                repairDeadlineNs = System.nanoTime() + REPAIR_TIMEOUT_NS;
-                listener.onRepair(nextSequence, repairTo, endpoint);
-                openReplay();
-                return ControlledFragmentHandler.Action.ABORT;
-            }
+            return ControlledFragmentHandler.Action.ABORT;
         }
         handler.onFragment(buffer, offset, length, header);
         nextSequence = sequence + 1;
@@ -264,6 +267,29 @@ public final class ReplayMergeSubscription implements AutoCloseable
         handler.onFragment(buffer, offset, length, header);
         nextSequence = sequence + 1;
         repairedMessages++;
+    }
+
+    /**
+     * Replay from the next sequence wanted to {@code to}, or report the range lost when there is no replay endpoint.
+     *
+     * @return true when a replay is under way.
+     */
+    private boolean startRepair(final long to, final String imageEndpoint)
+    {
+        final String endpoint = null != replayEndpoint ? replayEndpoint : imageEndpoint;
+        if (endpoint.isEmpty())
+        {
+            unrepaired(nextSequence, to, "no replay endpoint: no recorder announced one for stream " +
+                liveChannel.streamId());
+            return false;
+        }
+        repairEndpoint = endpoint;
+        repairTo = to;
+        repairs++;
+        repairDeadlineNs = System.nanoTime() + REPAIR_TIMEOUT_NS;
+        listener.onRepair(nextSequence, repairTo, endpoint);
+        openReplay();
+        return null != replay;
     }
 
     private int pollReplay(final int fragmentLimit)
@@ -303,9 +329,18 @@ public final class ReplayMergeSubscription implements AutoCloseable
 
     private void openReplay()
     {
-        replay = bus.addSubscription("warp:iwarp?endpoint=" + repairEndpoint + "|stream=" + liveChannel.streamId() +
-            "|replay-from=" + nextSequence + "|replay-to=" + repairTo + "|ring=" +
-            liveChannel.size("ring", bus.context().ringCapacity()));
+        try
+        {
+            replay = bus.addSubscription("warp:iwarp?endpoint=" + repairEndpoint + "|stream=" +
+                liveChannel.streamId() + "|replay-from=" + nextSequence + "|replay-to=" + repairTo + "|ring=" +
+                liveChannel.size("ring", bus.context().ringCapacity()));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // An endpoint that makes no channel: nothing to replay from.
+            retryPending = false;
+            unrepaired(nextSequence, repairTo, "bad replay endpoint '" + repairEndpoint + "': " + ex.getMessage());
+        }
     }
 
     private void closeReplay()

@@ -159,11 +159,13 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                errorHandler.onError(ex);
+                errorHandler.onError(new JournalException("stream " + s.publication.streamId() + ": replay ended " +
+                    "at sequence " + s.nextSequence + ": " + ex.getMessage(), ex));
                 s.finish();
             }
             if (s.finished)
             {
+                s.release();
                 sessions.remove(i);
             }
         }
@@ -207,7 +209,9 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
     }
 
     /**
-     * End every replay; new requests are refused.
+     * End every replay; new requests are refused. Call it from the thread that runs {@link #doWork()}, after
+     * removing the replay endpoint from the bus (as {@link StreamRecorder#close()} does), so no request is still on
+     * its way in.
      */
     @Override
     public void close()
@@ -216,6 +220,7 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
         for (final Session session : sessions)
         {
             session.finish();
+            session.release();
         }
         sessions.clear();
         Session session;
@@ -242,6 +247,7 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
         boolean holding;
         int pendingLength;
         int pendingFlags;
+        int pendingSession;
         long pendingTimestampNs;
 
         Session(final ExclusivePublication publication, final long fromSequence, final long toSequence)
@@ -288,7 +294,8 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
             int work = 0;
             if (holding)
             {
-                if (publication.offerRecorded(pending, 0, pendingLength, pendingFlags, pendingTimestampNs) < 0)
+                if (publication.offerRecorded(pending, 0, pendingLength, pendingSession, pendingFlags,
+                    pendingTimestampNs) < 0)
                 {
                     return 0;
                 }
@@ -322,7 +329,8 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
                 finish();
                 return;
             }
-            final long result = publication.offerRecorded(buffer, offset, length, flags, publisherTimestampNs);
+            final long result = publication.offerRecorded(buffer, offset, length, sessionId, flags,
+                publisherTimestampNs);
             if (result == Publication.CLOSED)
             {
                 finish();
@@ -333,6 +341,7 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
                 pending.putBytes(0, buffer, offset, length);
                 pendingLength = length;
                 pendingFlags = flags;
+                pendingSession = sessionId;
                 pendingTimestampNs = publisherTimestampNs;
                 holding = true;
                 return;
@@ -355,10 +364,18 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
             {
                 finished = true;
                 publication.close();
-                if (null != reader)
-                {
-                    reader.close();
-                }
+            }
+        }
+
+        /**
+         * Close the reader: only outside its poll (finish may be called from a record handler).
+         */
+        void release()
+        {
+            if (null != reader)
+            {
+                reader.close();
+                reader = null;
             }
         }
     }

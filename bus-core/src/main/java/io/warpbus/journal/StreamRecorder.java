@@ -34,8 +34,9 @@ import org.agrona.concurrent.EpochNanoClock;
  * <p>
  * After a crash it resumes: it subscribes from the sequence after the last one recorded, so the publisher sends
  * from there while its retained log holds it; a range the publisher no longer holds is a gap, logged and counted,
- * never filled with anything else. A frame with a sequence already recorded (delivered twice across a reconnect)
- * is skipped: the journal holds each sequence once.
+ * never filled with anything else. A frame with a sequence already recorded is skipped: the journal holds each
+ * sequence once. Since the recorder resumes after its last sequence, such frames mean a publisher that restarted
+ * its numbering (without {@code initial-sequence}); the first of each session is reported, naming the fix.
  */
 public final class StreamRecorder implements Agent, AutoCloseable
 {
@@ -50,6 +51,7 @@ public final class StreamRecorder implements Agent, AutoCloseable
     private long recorded;
     private long duplicates;
     private long gaps;
+    private int reportedSession;
     private boolean closed;
 
     /**
@@ -207,6 +209,14 @@ public final class StreamRecorder implements Agent, AutoCloseable
         if (sequence <= writer.lastSequence())
         {
             duplicates++;
+            if (header.sessionId() != reportedSession)
+            {
+                reportedSession = header.sessionId();
+                errorHandler.onError(new JournalException("stream " + header.streamId() + ": publisher session " +
+                    header.sessionId() + " sends sequence " + sequence + ", at or below the last recorded " +
+                    writer.lastSequence() + "; not recorded (a restarted publisher continues the stream with " +
+                    "initial-sequence=" + (writer.lastSequence() + 1) + ")"));
+            }
             return;
         }
         try

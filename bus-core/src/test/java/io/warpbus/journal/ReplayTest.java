@@ -255,6 +255,87 @@ class ReplayTest
         assertTrue(recorderErrors.isEmpty(), recorderErrors.toString());
     }
 
+    /**
+     * A drop subscriber stops reading right after the first fragment of a two-fragment message and is dropped; the
+     * message's second fragment then comes from the replay, the first having come live. The fragments keep their
+     * recorded session, so the assembler joins them into the one message.
+     */
+    @Test
+    void shouldReassembleAMessageSplitBetweenTheLiveStreamAndTheReplay() throws Exception
+    {
+        final String channel = start("iwarp");
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=128k");
+        startRecorder(channel);
+        final UnsafeBuffer big = new UnsafeBuffer(ByteBuffer.allocateDirect(publication.maxPayloadLength() + 32));
+        final long[] messages = { 0 };
+        final io.warpbus.bus.FragmentAssembler assembler = new io.warpbus.bus.FragmentAssembler(
+            (buffer, offset, length, header) ->
+            {
+                assertEquals(big.capacity(), length, "length of message " + messages[0]);
+                assertEquals(messages[0], buffer.getLong(offset), "start of message " + messages[0]);
+                assertEquals(messages[0], buffer.getLong(offset + length - 8), "end of message " + messages[0]);
+                messages[0]++;
+            });
+        final int[] lastFlags = { 0 };
+        final io.warpbus.bus.FragmentHandler handler = (buffer, offset, length, header) ->
+        {
+            lastFlags[0] = header.flags();
+            assembler.onFragment(buffer, offset, length, header);
+        };
+        try (ReplayMergeSubscription merge = new ReplayMergeSubscription(bus, channel + "|policy=drop", 0, null,
+            null))
+        {
+            await(() ->
+            {
+                recorder.doWork();
+                merge.poll(handler, 1);
+                return publication.subscriberCount() == 2;
+            }, "the recorder and the subscriber to join");
+            long published = 0;
+            // Read one fragment at a time and stop just after a message's first fragment.
+            while (lastFlags[0] != io.warpbus.bus.protocol.FrameDescriptor.FLAG_BEGIN)
+            {
+                checkInterrupted();
+                if (published < 10 && offer(publication, big, published))
+                {
+                    published++;
+                }
+                bus.doWork();
+                recorder.doWork();
+                merge.poll(handler, 1);
+            }
+            final long stoppedInside = messages[0];
+            // Far past the drop lag without reading: dropped, and the rest of that message is no longer retained.
+            while (published < stoppedInside + 200)
+            {
+                checkInterrupted();
+                if (offer(publication, big, published))
+                {
+                    published++;
+                }
+                bus.doWork();
+                recorder.doWork();
+            }
+            final long total = published;
+            await(() ->
+            {
+                recorder.doWork();
+                merge.poll(handler, 64);
+                return messages[0] == total;
+            }, "every message reassembled");
+            assertTrue(merge.repairs() >= 1, "the rest came from a replay");
+            assertEquals(0, merge.unrepairedMessages());
+        }
+        assertTrue(recorderErrors.isEmpty(), recorderErrors.toString());
+    }
+
+    private static boolean offer(final ExclusivePublication publication, final UnsafeBuffer message, final long id)
+    {
+        message.putLong(0, id);
+        message.putLong(message.capacity() - 8, id);
+        return publication.offer(message, 0, message.capacity()) > 0;
+    }
+
     @Test
     void shouldRepairTheGapOfASlowConsumerDropFromTheJournal() throws Exception
     {

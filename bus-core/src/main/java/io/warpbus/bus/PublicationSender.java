@@ -308,7 +308,10 @@ final class PublicationSender
             final SubscriberLink link = links.get(i);
             if (SubscriberLink.CLOSED != link.state && link.completedLogPosition() < reusedFrom)
             {
-                if (SubscriberLink.ACTIVE == link.state && SlowConsumerPolicy.BLOCK == link.policy)
+                // A blocking subscriber holds the log; so does a conflating one whose scan is past the term but
+                // whose writes from it are still in flight (a transport a moment behind is not a slow consumer).
+                if (SubscriberLink.ACTIVE == link.state && (SlowConsumerPolicy.BLOCK == link.policy ||
+                    (SlowConsumerPolicy.CONFLATE == link.policy && link.logPosition >= reusedFrom)))
                 {
                     return 0;
                 }

@@ -110,6 +110,11 @@ public final class JournalRecorder implements FrameObserver, AutoCloseable
             }
             writer.append(buffer, offset, length);
             recordedFrames++;
+            final RuntimeException retention = writer.retentionFailure();
+            if (null != retention)
+            {
+                report(retention);
+            }
         }
         catch (final RuntimeException ex)
         {

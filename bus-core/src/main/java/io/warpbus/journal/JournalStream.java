@@ -117,6 +117,10 @@ final class JournalStream implements AutoCloseable
                 throw new JournalException("stream " + streamId + ": cannot create " + directory + ": " + ex, ex);
             }
         }
+        if (!context.readOnly())
+        {
+            setAsideUnfinishedNewestCycle(directory);
+        }
         Path damagedFile = null;
         String damage = null;
         for (final Path file : cycleFiles(directory))
@@ -182,6 +186,66 @@ final class JournalStream implements AutoCloseable
         catch (final IOException ex)
         {
             return "cannot be read: " + ex;
+        }
+    }
+
+    /**
+     * A process killed while Chronicle was creating a new cycle file can leave it empty or all zeros: no record is
+     * in it (records follow the header, which was never written). Rather than treat the stream as damaged, which
+     * would stop its writer for good, move that file aside (renamed {@code .unfinished-<millis>}) and go on. A file
+     * with anything in it is left for the damage checks.
+     */
+    private static void setAsideUnfinishedNewestCycle(final Path directory)
+    {
+        final List<Path> files = cycleFiles(directory);
+        if (files.isEmpty())
+        {
+            return;
+        }
+        final Path newest = files.get(files.size() - 1);
+        try (FileChannel channel = FileChannel.open(newest, StandardOpenOption.READ))
+        {
+            // Nothing ever written: empty, or all zeros (a file Chronicle sized but never got to put a header in).
+            final ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            long position = 0;
+            int read;
+            while ((read = channel.read(chunk, position)) > 0)
+            {
+                for (int i = 0; i < read; i++)
+                {
+                    if (0 != chunk.get(i))
+                    {
+                        return;
+                    }
+                }
+                position += read;
+                chunk.clear();
+            }
+
+        }
+        catch (final IOException ex)
+        {
+            return;
+        }
+        // Only when no live writer holds the stream: a writer creating that file right now is not a crash.
+        final Path aside = newest.resolveSibling(newest.getFileName() + ".unfinished-" + System.currentTimeMillis());
+        try (FileChannel lockChannel = FileChannel.open(directory.resolve(WRITER_LOCK_FILE), StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE);
+            FileLock lock = lockChannel.tryLock())
+        {
+            if (null != lock)
+            {
+                Files.move(newest, aside);
+            }
+        }
+        catch (final OverlappingFileLockException ex)
+        {
+            // A writer in this process: the file is its own.
+        }
+        catch (final IOException ex)
+        {
+            throw new JournalException("cycle file " + newest + " was never finished (a crash while it was created) " +
+                "and cannot be moved aside to " + aside + ": " + ex, ex);
         }
     }
 

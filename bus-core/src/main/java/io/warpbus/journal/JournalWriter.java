@@ -48,6 +48,7 @@ public final class JournalWriter implements AutoCloseable
     private final int streamId;
     private long lastSequence;
     private long lastIndex = -1;
+    private RuntimeException retentionFailure;
     private int cycle = Integer.MIN_VALUE;
     private boolean closed;
 
@@ -143,9 +144,22 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
-     * Sequence of the last record in the stream, recovered from the journal on open; -1 when empty.
+     * Retention that failed when an append rolled to a new cycle (the append itself succeeded); it runs again at
+     * the next roll or on {@link Journal#applyRetention()}. Reading it clears it.
      *
-     * @return the sequence.
+     * @return the failure, or null.
+     */
+    public RuntimeException retentionFailure()
+    {
+        final RuntimeException failure = retentionFailure;
+        retentionFailure = null;
+        return failure;
+    }
+
+    /**
+     * The sequence of the last record appended.
+     *
+     * @return the sequence, -1 when none.
      */
     public long lastSequence()
     {
@@ -256,7 +270,15 @@ public final class JournalWriter implements AutoCloseable
             cycle = appendedCycle;
             if (rolled)
             {
-                stream.applyRetention();
+                try
+                {
+                    stream.applyRetention();
+                }
+                catch (final RuntimeException ex)
+                {
+                    // The record is written: failing the append would have the caller write it again.
+                    retentionFailure = ex;
+                }
             }
         }
         return lastIndex;

@@ -224,6 +224,11 @@ public final class StreamRecorder implements Agent, AutoCloseable
             writer.append(sequence, header.sessionId(), header.flags(), header.timestampNs(), clock.nanoTime(),
                 buffer, offset, length);
             recorded++;
+            final RuntimeException retention = writer.retentionFailure();
+            if (null != retention)
+            {
+                errorHandler.onError(retention);
+            }
         }
         catch (final RuntimeException ex)
         {

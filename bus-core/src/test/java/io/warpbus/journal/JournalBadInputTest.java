@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -92,6 +94,33 @@ class JournalBadInputTest
             JournalTest.appendRange(journal.writer(2), 300, 310);
         }
         assertEquals(5000, Files.size(files[2]), "nothing extended or repaired the damaged file");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 0, 4096, 65536 })
+    void shouldSetAsideANewestCycleFileThatWasNeverWritten(final int size) throws IOException
+    {
+        final Path[] files = recordThreeCycles();
+        // What a crash while Chronicle was creating the next cycle leaves: a file with nothing in it.
+        final Path unfinished = files[2].resolveSibling("99991231-2359.cq4");
+        try (RandomAccessFile file = new RandomAccessFile(unfinished.toFile(), "rw"))
+        {
+            file.setLength(size);
+        }
+        try (Journal journal = Journal.open(context()))
+        {
+            final JournalStreamInfo info = journal.info(1);
+            assertNull(info.damage(), "an unfinished file is not damage");
+            assertEquals(300, JournalTest.readAll(journal.reader(1)).size());
+            JournalTest.appendRange(journal.writer(1), 300, 310);
+            assertEquals(310, JournalTest.readAll(journal.reader(1)).size());
+        }
+        assertTrue(Files.notExists(unfinished), "moved aside");
+        try (java.util.stream.Stream<Path> aside = Files.list(unfinished.getParent()))
+        {
+            assertEquals(1, aside.filter((f) -> f.getFileName().toString().startsWith("99991231-2359.cq4.unfinished-"))
+                .count(), "kept, renamed, for a look");
+        }
     }
 
     @Test

@@ -53,7 +53,10 @@ final class CommandJournal implements AutoCloseable
     CommandJournal(final Path directory)
     {
         this.directory = directory;
-        final Journal journal = Journal.open(new JournalContext().directory(directory));
+        // No retention, whatever the JVM's journal properties say: recovery needs every command after the oldest
+        // snapshot it may fall back to.
+        final Journal journal = Journal.open(new JournalContext().directory(directory).retentionCycles(0)
+            .retentionDays(0));
         try
         {
             this.writer = journal.writer(STREAM_ID);
@@ -79,8 +82,15 @@ final class CommandJournal implements AutoCloseable
     void append(
         final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long timestampNs)
     {
-        writer.append(nextSequence, sessionId, 0, timestampNs, timestampNs, buffer, offset, length);
-        nextSequence++;
+        try
+        {
+            writer.append(nextSequence, sessionId, 0, timestampNs, timestampNs, buffer, offset, length);
+        }
+        finally
+        {
+            // Whatever happened, the next record follows the last one actually written.
+            nextSequence = writer.lastSequence() + 1;
+        }
     }
 
     /**

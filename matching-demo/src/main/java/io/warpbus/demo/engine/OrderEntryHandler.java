@@ -122,7 +122,15 @@ final class OrderEntryHandler implements FragmentHandler
         {
             journal.append(buffer, offset, length, header.sessionId(), timestampNs);
         }
-        onMessage(buffer, offset, length, header.sessionId(), header.sequence(), timestampNs);
+        try
+        {
+            onMessage(buffer, offset, length, header.sessionId(), header.sequence(), timestampNs);
+        }
+        catch (final RuntimeException ex)
+        {
+            // Journaled, so consumed: thrown back into the poll it would be delivered and journaled again.
+            errors.onError(ex);
+        }
     }
 
     /**

@@ -395,8 +395,7 @@ public final class Bus implements AutoCloseable
     public void addReplayEndpoint(final String endpoint, final ReplayProvider provider)
     {
         ensureOpen();
-        final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint + "|stream=0")
-            .endpoint();
+        final java.net.InetSocketAddress address = ChannelUri.parseEndpoint(endpoint);
         call(() ->
         {
             conductor.addReplayProvider(address, provider);
@@ -411,8 +410,7 @@ public final class Bus implements AutoCloseable
      */
     public void removeReplayEndpoint(final String endpoint)
     {
-        final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint + "|stream=0")
-            .endpoint();
+        final java.net.InetSocketAddress address = ChannelUri.parseEndpoint(endpoint);
         call(() ->
         {
             conductor.removeReplayProvider(address);

@@ -449,6 +449,18 @@ public final class ChannelUri
         }
     }
 
+    /**
+     * Parse a {@code host:port} endpoint, as in a channel's {@code endpoint=}.
+     *
+     * @param endpoint host:port (an IPv6 host in brackets).
+     * @return the address.
+     * @throws IllegalArgumentException naming what is wrong.
+     */
+    public static InetSocketAddress parseEndpoint(final String endpoint)
+    {
+        return parseEndpoint(endpoint, endpoint);
+    }
+
     private static InetSocketAddress parseEndpoint(final String uri, final String value)
     {
         final int colon = value.lastIndexOf(':');

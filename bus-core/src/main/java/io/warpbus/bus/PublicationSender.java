@@ -524,8 +524,7 @@ final class PublicationSender
     {
         try
         {
-            final java.net.InetSocketAddress address = ChannelUri.parse("warp:iwarp?endpoint=" + endpoint +
-                "|stream=0").endpoint();
+            final java.net.InetSocketAddress address = ChannelUri.parseEndpoint(endpoint);
             return address.getAddress().isAnyLocalAddress() ? "a wildcard address names no host to connect to" : null;
         }
         catch (final IllegalArgumentException ex)

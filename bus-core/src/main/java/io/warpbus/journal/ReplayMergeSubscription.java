@@ -180,16 +180,6 @@ public final class ReplayMergeSubscription implements AutoCloseable
     }
 
     /**
-     * Is a missing range being replayed now?
-     *
-     * @return true while repairing.
-     */
-    public boolean isRepairing()
-    {
-        return null != replay || retryPending;
-    }
-
-    /**
      * Ranges replayed (or being replayed).
      *
      * @return the count.

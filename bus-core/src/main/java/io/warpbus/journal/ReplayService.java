@@ -50,7 +50,6 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
     private final ManyToOneConcurrentLinkedQueue<Session> started = new ManyToOneConcurrentLinkedQueue<>();
     private final ArrayList<Session> sessions = new ArrayList<>();
     private long replays;
-    private long recordsReplayed;
     private volatile boolean closed;
 
     /**
@@ -186,26 +185,6 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
     public long replays()
     {
         return replays;
-    }
-
-    /**
-     * Records offered into replays.
-     *
-     * @return the count.
-     */
-    public long recordsReplayed()
-    {
-        return recordsReplayed;
-    }
-
-    /**
-     * Replays under way.
-     *
-     * @return the count, as of the last duty cycle.
-     */
-    public int activeReplays()
-    {
-        return sessions.size();
     }
 
     /**
@@ -351,7 +330,6 @@ public final class ReplayService implements ReplayProvider, Agent, AutoCloseable
 
         private void advance()
         {
-            recordsReplayed++;
             if (nextSequence++ == toSequence)
             {
                 finish();

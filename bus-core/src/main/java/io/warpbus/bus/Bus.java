@@ -327,13 +327,19 @@ public final class Bus implements AutoCloseable
             {
                 CloseHelper.close(runner);
             }
-            else if (null != invoker)
-            {
-                CloseHelper.close(invoker);
-            }
             else
             {
-                agent.onClose();
+                // The application may close an invoked or composed bus from a thread other than the one that drove
+                // it; the engine's commands issued while closing then run on this thread.
+                rnic.runOnCallingThread();
+                if (null != invoker)
+                {
+                    CloseHelper.close(invoker);
+                }
+                else
+                {
+                    agent.onClose();
+                }
             }
             rnic.close();
             countersFile.markClosed();

@@ -157,6 +157,23 @@ public final class Rnic implements AutoCloseable
     }
 
     /**
+     * In {@link ThreadingMode#SHARED} mode, make the calling thread the one that runs the engine's agent. The agent
+     * follows the thread running its duty cycles by itself; an owner that closes the composed agent from another
+     * thread (an invoker started on main, run by an application's agent thread, closed on main again) calls this
+     * first, so that the control commands issued while closing run at once rather than wait for a duty cycle that
+     * nothing will run.
+     */
+    public void runOnCallingThread()
+    {
+        if (ThreadingMode.SHARED != context.threadingMode())
+        {
+            throw new IllegalStateException("only the owner of a SHARED engine drives it, not in " +
+                context.threadingMode() + " mode");
+        }
+        agent.onStart();
+    }
+
+    /**
      * Run one duty cycle on the caller's thread, in {@link ThreadingMode#INVOKER} mode.
      *
      * @return the amount of work done; 0 when idle.

@@ -82,8 +82,11 @@ final class RnicAgent implements Agent
     @Override
     public int doWork()
     {
-        if (null == engineThread)
+        if (Thread.currentThread() != engineThread)
         {
+            // An invoker may start the agent on one thread and drive it from another (a bus launched on main, then
+            // run by an application's AgentRunner): the engine thread is the one running duty cycles, and a command
+            // issued on it must run inline rather than wait for a duty cycle that only it would run.
             onStart();
         }
         final long nowNs = clock.nanoTime();

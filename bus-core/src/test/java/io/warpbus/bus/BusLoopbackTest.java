@@ -20,11 +20,17 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
 import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -162,6 +168,73 @@ class BusLoopbackTest
         }
         assertEquals(20, lengths.size());
         assertTrue(lengths.stream().allMatch((l) -> l == length));
+    }
+
+    @Test
+    void shouldRunOnTheThreadThatDrivesTheBusWhenItWasLaunchedOnAnother() throws Exception
+    {
+        final List<Throwable> busErrors = new CopyOnWriteArrayList<>();
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024).errorHandler(busErrors::add));
+        final String channel = channel("iwarp", 11);
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final List<Throwable> errors = new CopyOnWriteArrayList<>();
+        final AtomicBoolean connected = new AtomicBoolean();
+        final AtomicBoolean leave = new AtomicBoolean();
+        // As an application runs it: the bus launched on main, then driven by the application's agent thread, where
+        // a subscriber leaves (the publisher releases what it registered for it inside the duty cycle) and, at the
+        // end, what main opened is closed.
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(), errors::add, null, new Agent()
+        {
+            public int doWork()
+            {
+                if (leave.get())
+                {
+                    subscription.close();
+                }
+                final int work = bus.doWork() + subscription.poll((buffer, offset, length, header) -> { }, 10);
+                connected.lazySet(publication.isConnected());
+                return work;
+            }
+
+            public void onClose()
+            {
+                CloseHelper.closeAll(publication, subscription);
+            }
+
+            public String roleName()
+            {
+                return "application";
+            }
+        });
+        AgentRunner.startOnThread(runner);
+        awaitFlag(connected, true, "publication to connect");
+        leave.set(true);
+        awaitFlag(connected, false, "publication to see its subscriber leave");
+
+        final List<Thread> stuck = new ArrayList<>();
+        runner.close(20_000, stuck::add);
+        // And the bus itself closed on main, which launched it but has not driven it since.
+        bus.close();
+
+        assertEquals(List.of(), stuck, "agent thread still closing after 20 s");
+        assertEquals(List.of(), errors, "errors on the agent thread");
+        assertEquals(List.of(), busErrors, "errors in the bus");
+    }
+
+    private static void awaitFlag(final AtomicBoolean flag, final boolean value, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (flag.get() != value)
+        {
+            checkInterrupted();
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("timed out waiting for " + what);
+            }
+            Thread.yield();
+        }
     }
 
     @Test

@@ -93,7 +93,8 @@ class BadInputTest
             .account(SMALL_ACCOUNT, new RiskLimits(100, 50_000_000_000L, 100_000)));
         orders = bus.addExclusivePublication(rig.orders);
         reports = bus.addSubscription(rig.reports);
-        while (!orders.isConnected() || !reports.isConnected())
+        // The subscriber side connects first; reports reach it once the engine's publication counts it too.
+        while (!orders.isConnected() || !reports.isConnected() || !engine.isExecutionReportStreamConnected())
         {
             DemoRig.checkInterrupted();
             engine.doWork();

@@ -47,10 +47,11 @@ import org.agrona.concurrent.NanoClock;
  * {@code CANCELLED} on request, {@code CANCEL_REJECTED}, {@code REPLACED} or {@code REPLACE_REJECTED} each command
  * gets), on the client's own clock, which the report echoes.
  * <p>
- * It waits until the engine has subscribed and its report stream is connected, places the profile's prefill quotes
- * as fast as the bus takes them, then paces commands at the profile's rate. A command refused by back pressure
- * waits in the outbox and is counted; reports are read meanwhile, so the engine is never blocked by the client.
- * One duty-cycle thread; counters are readable from any thread.
+ * It waits until the engine has subscribed to its commands and has sent a heartbeat on the report stream since this
+ * client subscribed (the engine sends one as soon as its publication counts a new subscriber; before that a report
+ * would reach nobody), places the profile's prefill quotes as fast as the bus takes them, then paces commands at the
+ * profile's rate. A command refused by back pressure waits in the outbox and is counted; reports are read meanwhile,
+ * so the engine is never blocked by the client. One duty-cycle thread; counters are readable from any thread.
  */
 public final class LoadClient implements Agent
 {
@@ -86,6 +87,7 @@ public final class LoadClient implements Agent
     private volatile boolean sending = true;
     private volatile boolean exhausted;
     private boolean started;
+    private boolean engineHeard;
     private long startNs;
     private long paced;
     private long lastExecId;
@@ -128,7 +130,7 @@ public final class LoadClient implements Agent
         work += reports.poll(assembler, FRAGMENT_LIMIT);
         if (!started)
         {
-            if (!orders.isConnected() || !reports.isConnected())
+            if (!orders.isConnected() || !engineHeard)
             {
                 return work;
             }
@@ -384,6 +386,8 @@ public final class LoadClient implements Agent
                 messageRejects.lazySet(messageRejects.get() + 1);
                 break;
             case EngineHeartbeatDecoder.TEMPLATE_ID:
+                engineHeard = true;
+                break;
             default:
                 break;
         }

@@ -107,6 +107,7 @@ public final class EngineService implements Agent
     private long nextRecoverySnapshotNs;
     private long nextSnapshotNs;
     private long nextHeartbeatNs;
+    private int reportSubscribers;
 
     /**
      * Build the service: the engine with its instruments and accounts, the subscriptions and publications.
@@ -177,6 +178,7 @@ public final class EngineService implements Agent
         {
             work += subscription.poll(assembler, FRAGMENT_LIMIT);
         }
+        work += greetReportSubscribers();
 
         final long nowNs = nanoClock.nanoTime();
         if (nowNs - nextSnapshotNs >= 0)
@@ -428,12 +430,39 @@ public final class EngineService implements Agent
         }
         if (executionReports.isConnected())
         {
-            engineHeartbeat.wrapAndApplyHeader(heartbeatBuffer, 0, header)
-                .lastExecId(output.lastExecId())
-                .transactTime(epochNs);
-            executionReports.publish(heartbeatBuffer, 0,
-                MessageHeaderEncoder.ENCODED_LENGTH + engineHeartbeat.encodedLength());
+            reportHeartbeat(epochNs);
         }
+    }
+
+    /**
+     * A subscriber learns that it is connected before this side's publication counts it, so a report published in
+     * between would go to nobody. A heartbeat as soon as the publication gains a subscriber tells clients when
+     * reports will reach them; the load client sends nothing before it.
+     */
+    private int greetReportSubscribers()
+    {
+        final int subscribers = executionReports.publication().subscriberCount();
+        if (subscribers == reportSubscribers)
+        {
+            return 0;
+        }
+        final boolean joined = subscribers > reportSubscribers;
+        reportSubscribers = subscribers;
+        if (joined)
+        {
+            reportHeartbeat(epochClock.nanoTime());
+        }
+
+        return 1;
+    }
+
+    private void reportHeartbeat(final long epochNs)
+    {
+        engineHeartbeat.wrapAndApplyHeader(heartbeatBuffer, 0, header)
+            .lastExecId(output.lastExecId())
+            .transactTime(epochNs);
+        executionReports.publish(heartbeatBuffer, 0,
+            MessageHeaderEncoder.ENCODED_LENGTH + engineHeartbeat.encodedLength());
     }
 
     private OutboundStream stream(final String channel, final OutboundStream.Driver driver,

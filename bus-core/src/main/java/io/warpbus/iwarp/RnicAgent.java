@@ -41,6 +41,7 @@ final class RnicAgent implements Agent
 {
     private static final int COMMAND_LIMIT = 16;
     private static final long SLOW_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long CLOSE_LINGER_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Rnic rnic;
     private final RnicContext context;
@@ -121,6 +122,7 @@ final class RnicAgent implements Agent
     {
         running = false;
         runCommands();
+        linger();
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             connections.get(i).abort("engine " + context.name() + " closed");
@@ -404,6 +406,42 @@ final class RnicAgent implements Agent
             }
         }
         return count;
+    }
+
+    /**
+     * Close connections gracefully for a short while before the rest are aborted: what the application posted last
+     * (a subscriber's "I am leaving", a publisher's final frames) goes out ahead of an orderly end of stream, so the
+     * peer sees a departure rather than a reset. A peer that does not answer within the linger is aborted.
+     */
+    private void linger()
+    {
+        final long deadlineNs = clock.nanoTime() + CLOSE_LINGER_NS;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            connections.get(i).disconnect("engine " + context.name() + " closed");
+        }
+        while (!connections.isEmpty())
+        {
+            final long nowNs = clock.nanoTime();
+            if (nowNs - deadlineNs >= 0)
+            {
+                break;
+            }
+            int workCount = 0;
+            for (int i = connections.size() - 1; i >= 0; i--)
+            {
+                final Connection connection = connections.get(i);
+                workCount += connection.doWork(nowNs);
+                if (connection.isClosed())
+                {
+                    removeConnection(i);
+                }
+            }
+            if (0 == workCount)
+            {
+                Thread.yield();
+            }
+        }
     }
 
     private void removeConnection(final int index)

@@ -61,9 +61,14 @@ class BusLoopbackTest
 
     private Bus launch()
     {
-        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
-            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024));
+        bus = Bus.launch(context("test"));
         return bus;
+    }
+
+    private BusContext context(final String name)
+    {
+        return new BusContext().directory(dir).name(name).threadingMode(ThreadingMode.INVOKER)
+            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024);
     }
 
     static String channel(final String transport, final int stream) throws Exception
@@ -174,8 +179,7 @@ class BusLoopbackTest
     void shouldRunOnTheThreadThatDrivesTheBusWhenItWasLaunchedOnAnother() throws Exception
     {
         final List<Throwable> busErrors = new CopyOnWriteArrayList<>();
-        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
-            .termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024).errorHandler(busErrors::add));
+        bus = Bus.launch(context("test").errorHandler(busErrors::add));
         final String channel = channel("iwarp", 11);
         final Subscription subscription = bus.addSubscription(channel);
         final ExclusivePublication publication = bus.addExclusivePublication(channel);
@@ -221,6 +225,61 @@ class BusLoopbackTest
         assertEquals(List.of(), stuck, "agent thread still closing after 20 s");
         assertEquals(List.of(), errors, "errors on the agent thread");
         assertEquals(List.of(), busErrors, "errors in the bus");
+    }
+
+    @Test
+    void shouldSeeABusClosedWhileSubscribedAsADepartureNotALostSubscriber() throws Exception
+    {
+        final List<Throwable> publisherErrors = new CopyOnWriteArrayList<>();
+        bus = Bus.launch(context("publisher").errorHandler(publisherErrors::add));
+        final String channel = channel("iwarp", 13);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final AtomicBoolean connected = new AtomicBoolean();
+        final AgentRunner publisher = new AgentRunner(new BackoffIdleStrategy(), publisherErrors::add, null,
+            new Agent()
+            {
+                public int doWork()
+                {
+                    final int work = bus.doWork();
+                    connected.lazySet(publication.isConnected());
+                    return work;
+                }
+
+                public void onClose()
+                {
+                    publication.close();
+                }
+
+                public String roleName()
+                {
+                    return "publisher";
+                }
+            });
+        final List<Throwable> subscriberErrors = new CopyOnWriteArrayList<>();
+        final Bus subscriberBus = Bus.launch(context("subscriber").errorHandler(subscriberErrors::add));
+        try
+        {
+            subscriberBus.addSubscription(channel);
+            AgentRunner.startOnThread(publisher);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!connected.get() && System.nanoTime() - deadline < 0)
+            {
+                checkInterrupted();
+                subscriberBus.doWork();
+            }
+            assertTrue(connected.get(), "connected within 10 s");
+
+            // The application ends without closing its subscription first.
+            subscriberBus.close();
+            awaitFlag(connected, false, "the publisher to see its subscriber go");
+        }
+        finally
+        {
+            CloseHelper.closeAll(subscriberBus, publisher);
+        }
+
+        assertEquals(List.of(), subscriberErrors, "errors at the subscriber");
+        assertEquals(List.of(), publisherErrors, "errors at the publisher");
     }
 
     private static void awaitFlag(final AtomicBoolean flag, final boolean value, final String what)

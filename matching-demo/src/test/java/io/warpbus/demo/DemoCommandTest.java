@@ -60,7 +60,7 @@ class DemoCommandTest
             fail("the demo did not end within 75 s:\n" + read(output));
         }
         final String text = read(output);
-        assertEquals(0, demo.exitValue(), text);
+        assertEquals(0, demo.exitValue(), text + logs());
         assertTrue(text.contains("web page         http://127.0.0.1:"), text);
         assertTrue(text.contains("metrics          http://127.0.0.1:"), text);
         assertTrue(text.contains("data directory   " + dir.resolve("data")), text);
@@ -70,7 +70,7 @@ class DemoCommandTest
         assertTrue(Pattern.compile("trades\\s+[1-9][\\d,]* \\(").matcher(text).find(), "trades in the summary:\n" +
             text);
         assertTrue(text.contains(" 0 gaps"), text);
-        assertTrue(text.contains("RESULT: HEALTHY"), text);
+        assertTrue(text.contains("RESULT: HEALTHY"), text + logs());
         assertTrue(Files.exists(dir.resolve("data").resolve("logs").resolve("engine.out")), "engine log");
         for (final long pid : pids(text))
         {
@@ -148,6 +148,20 @@ class DemoCommandTest
             }
         }
         return pids;
+    }
+
+    /**
+     * What the children wrote to their error logs, to explain an unhealthy run.
+     */
+    private String logs() throws IOException
+    {
+        final StringBuilder logs = new StringBuilder();
+        for (final String child : List.of("engine", "client", "md"))
+        {
+            logs.append("\n--- ").append(child).append(".err ---\n")
+                .append(read(dir.resolve("data").resolve("logs").resolve(child + ".err")));
+        }
+        return logs.toString();
     }
 
     private static String read(final Path file) throws IOException

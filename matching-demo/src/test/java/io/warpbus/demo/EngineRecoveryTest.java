@@ -27,12 +27,14 @@ import io.warpbus.demo.client.LoadClient;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +94,7 @@ class EngineRecoveryTest
         final long lastOrderId = engine.engine().lastOrderId();
         final long lastExecId = engine.lastExecId();
         final long journalSequence = engine.journalSequence();
+        final byte[] heldReports = heldReports(engine);
         assertEquals(client.sent() - 1, journalSequence, "every message journaled (sequences from 0)");
         assertTrue(lastOrderId > COMMANDS / 4, "orders accepted: " + lastOrderId);
 
@@ -119,6 +122,7 @@ class EngineRecoveryTest
             assertEquals(lastOrderId, recovered.lastOrderId, recovered.name + ": last order id");
             assertEquals(lastExecId, recovered.lastExecId, recovered.name + ": last exec id");
             assertEquals(journalSequence, recovered.journalSequence, recovered.name + ": journal resumes at its end");
+            assertArrayEquals(heldReports, recovered.heldReports, recovered.name + ": reports held for resend");
         }
         assertNotEquals(hash, emptyHash(profile), "the stream changed the state");
     }
@@ -135,13 +139,22 @@ class EngineRecoveryTest
             {
                 return new Recovered(name, service.recoveredSnapshotSequence(), service.replayedMessages(),
                     service.journalSequence(), service.engine().stateHash(), service.engine().lastOrderId(),
-                    service.lastExecId());
+                    service.lastExecId(), heldReports(service));
             }
             finally
             {
                 service.onClose();
             }
         }
+    }
+
+    private static byte[] heldReports(final EngineService service)
+    {
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer();
+        final int length = service.copyHeldReports(buffer, 0);
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(0, bytes);
+        return bytes;
     }
 
     private long emptyHash(final LoadProfile profile) throws IOException
@@ -213,11 +226,13 @@ class EngineRecoveryTest
         final long hash;
         final long lastOrderId;
         final long lastExecId;
+        final byte[] heldReports;
 
         @SuppressWarnings("checkstyle:parameternumber")
         Recovered(final String name, final long snapshotSequence, final long replayed, final long journalSequence,
-            final long hash, final long lastOrderId, final long lastExecId)
+            final long hash, final long lastOrderId, final long lastExecId, final byte[] heldReports)
         {
+            this.heldReports = heldReports;
             this.name = name;
             this.snapshotSequence = snapshotSequence;
             this.replayed = replayed;

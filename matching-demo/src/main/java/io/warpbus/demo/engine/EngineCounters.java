@@ -28,6 +28,8 @@ public final class EngineCounters
     final AtomicCounter cancels;
     final AtomicCounter replaces;
     final AtomicCounter clientHeartbeats;
+    final AtomicCounter resendRequests;
+    final AtomicCounter resentReports;
     final AtomicCounter messageRejects;
     final AtomicCounter executionReports;
     final AtomicCounter rejects;
@@ -43,6 +45,8 @@ public final class EngineCounters
         cancels = counters.newCounter("engine: cancels received");
         replaces = counters.newCounter("engine: replaces received");
         clientHeartbeats = counters.newCounter("engine: client heartbeats received");
+        resendRequests = counters.newCounter("engine: resend requests received");
+        resentReports = counters.newCounter("engine: execution reports resent");
         messageRejects = counters.newCounter("engine: undecodable messages rejected");
         executionReports = counters.newCounter("engine: execution reports");
         rejects = counters.newCounter("engine: rejected commands");
@@ -71,6 +75,16 @@ public final class EngineCounters
     public long newOrders()
     {
         return newOrders.get();
+    }
+
+    /**
+     * Execution reports published again on clients' resend requests.
+     *
+     * @return the count.
+     */
+    public long resentReports()
+    {
+        return resentReports.get();
     }
 
     /**

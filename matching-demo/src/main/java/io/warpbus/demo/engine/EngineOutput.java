@@ -27,6 +27,9 @@ import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
 import io.warpbus.orderentry.sbe.ExecutionReportEncoder;
 import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -41,6 +44,10 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * While {@link #replaying(boolean) replaying} the journal at start-up it publishes and counts nothing, but still
  * takes exec ids and market-data sequences, so that the service resumes numbering exactly where the journal left it.
+ * <p>
+ * It holds the most recent execution reports, byte for byte as published, and sends a range of them again on a
+ * client's {@code ResendRequest} ({@link #resend}). Replay refills the history, so reports lost with an engine that
+ * was killed after journaling their command, and a client's own losses, can be asked for again.
  */
 final class EngineOutput implements MatchingEventListener
 {
@@ -50,6 +57,10 @@ final class EngineOutput implements MatchingEventListener
     static final int MAX_LEVELS_PER_UPDATE = 256;
     static final int MAX_DEPTH = 255;
 
+    static final int REPORT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + ExecutionReportEncoder.BLOCK_LENGTH;
+    private static final int HISTORY_SLOT = BitUtil.findNextPositivePowerOfTwo(REPORT_LENGTH);
+    private static final int RESEND_QUEUE = 64;
+
     private final InstrumentTable instruments;
     private final OutboundStream executionReports;
     private final OutboundStream marketData;
@@ -57,6 +68,10 @@ final class EngineOutput implements MatchingEventListener
     private final AtomicCounter tradeCounter;
     private final AtomicCounter rejectCounter;
     private final UnsafeBuffer reportBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final UnsafeBuffer history;
+    private final long historyMask;
+    private final AtomicCounter resentCounter;
+    private final long[] resendRanges = new long[2 * RESEND_QUEUE];
     private final UnsafeBuffer marketDataBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
         64 + MAX_LEVELS_PER_UPDATE * BookUpdateEncoder.LevelsEncoder.sbeBlockLength()));
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -77,14 +92,22 @@ final class EngineOutput implements MatchingEventListener
     private long lastExecId;
     private long sendingTime;
     private boolean replaying;
+    private long firstHeldExecId;
+    private long resendHead;
+    private long resendTail;
+    private long resendNext = 1;
+    private long resendLast;
 
+    @SuppressWarnings("checkstyle:parameternumber")
     EngineOutput(
         final InstrumentTable instruments,
         final OutboundStream executionReports,
         final OutboundStream marketData,
         final AtomicCounter reportCounter,
         final AtomicCounter tradeCounter,
-        final AtomicCounter rejectCounter)
+        final AtomicCounter rejectCounter,
+        final AtomicCounter resentCounter,
+        final int historyCapacity)
     {
         this.instruments = instruments;
         this.executionReports = executionReports;
@@ -92,6 +115,89 @@ final class EngineOutput implements MatchingEventListener
         this.reportCounter = reportCounter;
         this.tradeCounter = tradeCounter;
         this.rejectCounter = rejectCounter;
+        this.resentCounter = resentCounter;
+        this.history = new UnsafeBuffer(ByteBuffer.allocateDirect(historyCapacity * HISTORY_SLOT));
+        this.historyMask = historyCapacity - 1;
+    }
+
+    /**
+     * Queue a request to publish again the held execution reports {@code fromExecId} to {@code toExecId}, as they
+     * were first sent; {@link #continueResend} sends them a batch per duty cycle, so that a long range neither stalls
+     * matching nor floods a subscriber that has just come back. What has left the history by then (or came before
+     * this process's first report) is skipped: the client sees the first resent {@code execId} above what it asked
+     * for and knows the rest is gone.
+     *
+     * @param fromExecId first wanted.
+     * @param toExecId   last wanted; 0 or beyond the latest means through the latest.
+     * @return false when {@value #RESEND_QUEUE} requests are already waiting and this one is refused.
+     */
+    boolean resend(final long fromExecId, final long toExecId)
+    {
+        if (replaying)
+        {
+            return true;
+        }
+        final long last = 0 == toExecId || toExecId > lastExecId ? lastExecId : toExecId;
+        final long first = Math.max(1, fromExecId);
+        if (first > last)
+        {
+            return true;
+        }
+        if (resendTail - resendHead == RESEND_QUEUE)
+        {
+            return false;
+        }
+        final int slot = (int)(resendTail++ & (RESEND_QUEUE - 1));
+        resendRanges[2 * slot] = first;
+        resendRanges[2 * slot + 1] = last;
+        return true;
+    }
+
+    /**
+     * Send the next batch of queued resend requests.
+     *
+     * @param limit most reports to publish.
+     * @return reports published.
+     */
+    int continueResend(final int limit)
+    {
+        int resent = 0;
+        while (resent < limit)
+        {
+            if (resendNext > resendLast)
+            {
+                if (resendHead == resendTail)
+                {
+                    break;
+                }
+                final int slot = (int)(resendHead++ & (RESEND_QUEUE - 1));
+                resendNext = resendRanges[2 * slot];
+                resendLast = resendRanges[2 * slot + 1];
+            }
+            if (0 == firstHeldExecId)
+            {
+                resendNext = resendLast + 1;
+                continue;
+            }
+            resendNext = Math.max(resendNext, Math.max(firstHeldExecId, lastExecId - historyMask));
+            if (resendNext > resendLast)
+            {
+                continue;
+            }
+            if (executionReports.publish(history, (int)((resendNext & historyMask) * HISTORY_SLOT), REPORT_LENGTH) < 0)
+            {
+                // No subscriber left, or closing: the rest of this range would go nowhere either.
+                resendNext = resendLast + 1;
+                continue;
+            }
+            resendNext++;
+            resent++;
+        }
+        if (resent > 0)
+        {
+            resentCounter.getAndAddRelease(resent);
+        }
+        return resent;
     }
 
     /**
@@ -151,11 +257,6 @@ final class EngineOutput implements MatchingEventListener
         final long leavesQuantity,
         final long timestampNs)
     {
-        if (replaying)
-        {
-            ++lastExecId;
-            return;
-        }
         final long lotSize = instruments.lotSize(instrumentId);
         reportEncoder.wrapAndApplyHeader(reportBuffer, 0, headerEncoder)
             .accountId(accountId & 0xFFFF_FFFFL)
@@ -175,6 +276,11 @@ final class EngineOutput implements MatchingEventListener
             .leavesQuantity(leavesQuantity / lotSize)
             .transactTime(timestampNs)
             .sendingTime(sendingTime);
+        hold(lastExecId);
+        if (replaying)
+        {
+            return;
+        }
         reportCounter.incrementRelease();
         if (ExecType.REJECTED == execType || ExecType.CANCEL_REJECTED == execType ||
             ExecType.REPLACE_REJECTED == execType)
@@ -182,7 +288,64 @@ final class EngineOutput implements MatchingEventListener
             rejectCounter.incrementRelease();
         }
         executionReports.publish(
-            reportBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + reportEncoder.encodedLength());
+            reportBuffer, 0, REPORT_LENGTH);
+    }
+
+    /**
+     * Execution reports held, the newest ending at {@link #lastExecId()}.
+     *
+     * @return the count.
+     */
+    int heldReports()
+    {
+        return 0 == firstHeldExecId ? 0 : (int)Math.min(lastExecId - firstHeldExecId + 1, historyMask + 1);
+    }
+
+    /**
+     * Copy the held reports, oldest first, for a recovery snapshot.
+     *
+     * @param buffer to copy into.
+     * @param offset where.
+     * @return bytes written: {@link #heldReports()} reports of {@link #REPORT_LENGTH} bytes.
+     */
+    int copyHistory(final MutableDirectBuffer buffer, final int offset)
+    {
+        final int count = heldReports();
+        for (int i = 0; i < count; i++)
+        {
+            final long execId = lastExecId - count + 1 + i;
+            buffer.putBytes(offset + i * REPORT_LENGTH, history, (int)((execId & historyMask) * HISTORY_SLOT),
+                REPORT_LENGTH);
+        }
+        return count * REPORT_LENGTH;
+    }
+
+    /**
+     * Take back the reports of a recovery snapshot, after {@link #lastExecId(long)}: they end at that exec id.
+     *
+     * @param buffer holding them, oldest first.
+     * @param offset where they start.
+     * @param count  how many; the newest {@code historyCapacity} are kept.
+     */
+    void restoreHistory(final DirectBuffer buffer, final int offset, final int count)
+    {
+        final int kept = (int)Math.min(count, historyMask + 1);
+        for (int i = count - kept; i < count; i++)
+        {
+            final long execId = lastExecId - count + 1 + i;
+            history.putBytes((int)((execId & historyMask) * HISTORY_SLOT), buffer, offset + i * REPORT_LENGTH,
+                REPORT_LENGTH);
+        }
+        firstHeldExecId = 0 == kept ? 0 : lastExecId - kept + 1;
+    }
+
+    private void hold(final long execId)
+    {
+        if (0 == firstHeldExecId)
+        {
+            firstHeldExecId = execId;
+        }
+        history.putBytes((int)((execId & historyMask) * HISTORY_SLOT), reportBuffer, 0, REPORT_LENGTH);
     }
 
     @Override

@@ -35,7 +35,9 @@ import io.warpbus.matching.engine.MatchingEngine;
 import io.warpbus.orderentry.sbe.EngineHeartbeatEncoder;
 import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
 import org.HdrHistogram.Recorder;
+import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.EpochNanoClock;
@@ -75,6 +77,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 public final class EngineService implements Agent
 {
     private static final int FRAGMENT_LIMIT = 64;
+    private static final int RESEND_BATCH = 128;
 
     private final Context context;
     private final Bus bus;
@@ -131,7 +134,7 @@ public final class EngineService implements Agent
         snapshotStream = stream(context.snapshotChannel, driver, counters.snapshotStream);
 
         output = new EngineOutput(instruments, executionReports, marketData, counters.executionReports,
-            counters.trades, counters.rejects);
+            counters.trades, counters.rejects, counters.resentReports, context.reportHistory);
         engine = new MatchingEngine(new MatchingEngine.Context()
             .listener(output)
             .bookCapacity(context.bookCapacity)
@@ -178,7 +181,7 @@ public final class EngineService implements Agent
         {
             work += subscription.poll(assembler, FRAGMENT_LIMIT);
         }
-        work += greetReportSubscribers();
+        work += greetReportSubscribers() + output.continueResend(RESEND_BATCH);
 
         final long nowNs = nanoClock.nanoTime();
         if (nowNs - nextSnapshotNs >= 0)
@@ -262,7 +265,7 @@ public final class EngineService implements Agent
         }
         try
         {
-            return recoverySnapshots.write(engine, journal.lastSequence(), output.lastExecId(), instruments);
+            return recoverySnapshots.write(engine, journal.lastSequence(), output, instruments);
         }
         catch (final RuntimeException ex)
         {
@@ -342,6 +345,19 @@ public final class EngineService implements Agent
     }
 
     /**
+     * Copy the execution reports held for resend requests, oldest first and ending at {@link #lastExecId()}, each
+     * as published (header and {@code ExecutionReport} block): to check what a restart rebuilt.
+     *
+     * @param buffer to copy into; it must hold them.
+     * @param offset where.
+     * @return bytes copied.
+     */
+    public int copyHeldReports(final MutableDirectBuffer buffer, final int offset)
+    {
+        return output.copyHistory(buffer, offset);
+    }
+
+    /**
      * Are the engine's subscribers connected: the execution-report stream (market data may have none)?
      *
      * @return true if execution reports would be delivered.
@@ -384,6 +400,7 @@ public final class EngineService implements Agent
     {
         engine.restore(recoverySnapshots.buffer(), loaded.engineOffset);
         output.lastExecId(loaded.lastExecId);
+        output.restoreHistory(recoverySnapshots.buffer(), loaded.reportsOffset, loaded.reportCount);
         for (int i = 0; i < loaded.marketDataSequences.length; i++)
         {
             instruments.sequence(i, loaded.marketDataSequences[i]);
@@ -489,6 +506,7 @@ public final class EngineService implements Agent
         private final Map<Integer, RiskLimits> accounts = new LinkedHashMap<>();
         private int bookCapacity = 64 * 1024;
         private int accountOrderCapacity = 16 * 1024;
+        private int reportHistory = 64 * 1024;
         private long snapshotIntervalNs = TimeUnit.SECONDS.toNanos(1);
         private long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
         private Path journalDirectory;
@@ -616,6 +634,25 @@ public final class EngineService implements Agent
         public Context accountOrderCapacity(final int accountOrderCapacity)
         {
             this.accountOrderCapacity = accountOrderCapacity;
+            return this;
+        }
+
+        /**
+         * Execution reports held for clients' resend requests: the most recent ones, a power of two from 1 to
+         * 2<sup>24</sup> (128 bytes each).
+         *
+         * @param reportHistory reports.
+         * @return this.
+         * @throws IllegalArgumentException naming the value when it is not such a power of two.
+         */
+        public Context reportHistory(final int reportHistory)
+        {
+            if (reportHistory < 1 || reportHistory > 1 << 24 || !BitUtil.isPowerOfTwo(reportHistory))
+            {
+                throw new IllegalArgumentException("report history " + reportHistory +
+                    ": must be a power of two from 1 to 16777216");
+            }
+            this.reportHistory = reportHistory;
             return this;
         }
 

@@ -59,6 +59,8 @@ public final class MetricsServer implements AutoCloseable
         counter("warpbus_engine_trades", "Trades", counters, EngineCounters::trades);
         counter("warpbus_engine_execution_reports", "Execution reports sent", counters,
             EngineCounters::executionReports);
+        counter("warpbus_engine_resent_reports", "Execution reports sent again on resend requests", counters,
+            EngineCounters::resentReports);
         counter("warpbus_engine_rejects", "Commands refused by validation or risk", counters, EngineCounters::rejects);
         counter("warpbus_engine_message_rejects", "Undecodable order-entry messages", counters,
             EngineCounters::messageRejects);

@@ -33,6 +33,7 @@ import io.warpbus.orderentry.sbe.MessageRejectEncoder;
 import io.warpbus.orderentry.sbe.MessageRejectReason;
 import io.warpbus.orderentry.sbe.NewOrderDecoder;
 import io.warpbus.orderentry.sbe.ReplaceOrderDecoder;
+import io.warpbus.orderentry.sbe.ResendRequestDecoder;
 import org.HdrHistogram.Recorder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -76,6 +77,7 @@ final class OrderEntryHandler implements FragmentHandler
     private final NewOrderDecoder newOrderDecoder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelDecoder = new CancelOrderDecoder();
     private final ReplaceOrderDecoder replaceDecoder = new ReplaceOrderDecoder();
+    private final ResendRequestDecoder resendDecoder = new ResendRequestDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageRejectEncoder rejectEncoder = new MessageRejectEncoder();
     private final UnsafeBuffer rejectBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
@@ -181,6 +183,16 @@ final class OrderEntryHandler implements FragmentHandler
             case ReplaceOrderDecoder.TEMPLATE_ID:
                 replace(buffer, bodyOffset, blockLength, version, timestampNs);
                 break;
+            case ResendRequestDecoder.TEMPLATE_ID:
+                // Changes no state: journaled with the rest, and a no-op while replaying.
+                resendDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                counters.resendRequests.incrementRelease();
+                if (!output.resend(resendDecoder.fromExecId(), resendDecoder.toExecId()))
+                {
+                    errors.onError(new IllegalStateException("resend request from session " + sessionId +
+                        " refused: too many waiting; the client asks again"));
+                }
+                return;
             default:
                 counters.clientHeartbeats.incrementRelease();
                 return;
@@ -217,6 +229,9 @@ final class OrderEntryHandler implements FragmentHandler
                 break;
             case ClientHeartbeatDecoder.TEMPLATE_ID:
                 required = ClientHeartbeatDecoder.BLOCK_LENGTH;
+                break;
+            case ResendRequestDecoder.TEMPLATE_ID:
+                required = ResendRequestDecoder.BLOCK_LENGTH;
                 break;
             default:
                 return MessageRejectReason.UnknownTemplate;

@@ -42,6 +42,7 @@ import org.agrona.ExpandableDirectByteBuffer;
  *   long lastExecId        of the execution reports
  *   int instrumentCount, then long market-data sequence per instrument, in the service's instrument order
  *   int engineLength, then the matching engine's own snapshot (EngineSnapshot, which checks its state hash)
+ *   int reportCount, then the execution reports held for resend requests, oldest first, ending at lastExecId
  *   int CRC32C of everything above
  * </pre>
  * A snapshot is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
@@ -52,7 +53,7 @@ import org.agrona.ExpandableDirectByteBuffer;
 final class RecoverySnapshots
 {
     static final int MAGIC = 0x5352_4257;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int KEEP = 2;
 
     private static final String PREFIX = "snapshot-";
@@ -74,15 +75,20 @@ final class RecoverySnapshots
         final long lastExecId;
         final long[] marketDataSequences;
         final int engineOffset;
+        final int reportsOffset;
+        final int reportCount;
 
+        @SuppressWarnings("checkstyle:parameternumber")
         Loaded(final Path file, final long journalSequence, final long lastExecId, final long[] sequences,
-            final int engineOffset)
+            final int engineOffset, final int reportsOffset, final int reportCount)
         {
             this.file = file;
             this.journalSequence = journalSequence;
             this.lastExecId = lastExecId;
             this.marketDataSequences = sequences;
             this.engineOffset = engineOffset;
+            this.reportsOffset = reportsOffset;
+            this.reportCount = reportCount;
         }
     }
 
@@ -108,9 +114,10 @@ final class RecoverySnapshots
     boolean write(
         final MatchingEngine engine,
         final long journalSequence,
-        final long lastExecId,
+        final EngineOutput output,
         final InstrumentTable instruments)
     {
+        final long lastExecId = output.lastExecId();
         if (journalSequence == lastWrittenSequence)
         {
             return false;
@@ -132,6 +139,10 @@ final class RecoverySnapshots
         final int engineLength = engine.snapshot(buffer, offset + 4);
         buffer.putInt(offset, engineLength, ByteOrder.LITTLE_ENDIAN);
         offset += 4 + engineLength;
+        final int reports = output.heldReports();
+        buffer.putInt(offset, reports, ByteOrder.LITTLE_ENDIAN);
+        buffer.checkLimit(offset + 4 + reports * EngineOutput.REPORT_LENGTH + 4);
+        offset += 4 + output.copyHistory(buffer, offset + 4);
         buffer.putInt(offset, checksum(offset), ByteOrder.LITTLE_ENDIAN);
         final int length = offset + 4;
 
@@ -246,8 +257,19 @@ final class RecoverySnapshots
             sequences[i] = buffer.getLong(28 + 8 * i, ByteOrder.LITTLE_ENDIAN);
         }
         final int engineOffset = 28 + 8 * count + 4;
+        final int engineLength = buffer.getInt(engineOffset - 4, ByteOrder.LITTLE_ENDIAN);
+        final int reportsOffset = engineOffset + engineLength + 4;
+        if (engineLength < 0 || reportsOffset > length - 4)
+        {
+            return null;
+        }
+        final int reportCount = buffer.getInt(reportsOffset - 4, ByteOrder.LITTLE_ENDIAN);
+        if (reportCount < 0 || reportsOffset + (long)reportCount * EngineOutput.REPORT_LENGTH != length - 4)
+        {
+            return null;
+        }
         return new Loaded(file, buffer.getLong(8, ByteOrder.LITTLE_ENDIAN), buffer.getLong(16,
-            ByteOrder.LITTLE_ENDIAN), sequences, engineOffset);
+            ByteOrder.LITTLE_ENDIAN), sequences, engineOffset, reportsOffset, reportCount);
     }
 
     private int checksum(final int length)

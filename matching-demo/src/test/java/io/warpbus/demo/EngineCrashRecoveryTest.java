@@ -50,8 +50,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * in this JVM. After the kill the client reads whatever reports reached it; the restarted engine prints what it
  * recovered. No accepted order may be lost: exec ids are numbered 1, 2, 3... in processing order, replay takes them
  * again, so the recovered last exec id must cover every report the client received (and the client must have seen
- * no gap). The recovered state hash must equal that of a reference replay of the same journal from its first
- * message in this JVM, without snapshots.
+ * no gap). The client keeps running across the restart: the reports it never got, of commands journaled before the
+ * kill, are sent again on its resend request, so that in the end it holds every exec id exactly once. The recovered
+ * state hash must equal that of a reference replay of the same journal from its first message in this JVM, without
+ * snapshots.
  */
 @Timeout(240)
 class EngineCrashRecoveryTest
@@ -100,6 +102,7 @@ class EngineCrashRecoveryTest
             }
             client.doWork();
         }
+        client.stopSending();
         first.destroyForcibly();
         assertTrue(first.waitFor(30, TimeUnit.SECONDS), "killed");
         assertEquals(137, first.exitValue(), "killed by SIGKILL");
@@ -112,31 +115,49 @@ class EngineCrashRecoveryTest
         final long acked = client.acked();
         final long sent = client.sent();
         assertEquals(0, client.execIdGaps(), "reports missing before the kill");
-        CloseHelper.quietClose(clientBus);
-        clientBus = null;
 
-        final Process second = startEngine("engine-2", new DemoRig(), journal);
+        // What the restarted engine recovers from, before it journals anything of its own (a resend request).
+        final Path reference = dir.resolve("reference");
+        EngineRecoveryTest.copy(journal.resolve("stream-1001"), reference.resolve("stream-1001"));
+
+        // Restarted on the same endpoints, with the client still running.
+        final Process second = startEngine("engine-2", rig, journal);
         final Map<String, String> recovered = awaitRecovered(second, "engine-2");
         awaitLine(second, "engine-2", Pattern.compile("READY engine .*"));
-        second.getOutputStream().write("stop\n".getBytes(StandardCharsets.US_ASCII));
-        second.getOutputStream().flush();
-        assertTrue(second.waitFor(30, TimeUnit.SECONDS), "stopped" + log("engine-2"));
-
-        System.out.println("killed after " + reports + " reports (" + acked + " commands answered, " + sent +
-            " sent); restarted: " + recovered);
-        final long journalSequence = Long.parseLong(recovered.get("journal-sequence"));
-        final long snapshotSequence = Long.parseLong(recovered.get("snapshot-sequence"));
         final long lastExecId = Long.parseLong(recovered.get("last-exec-id"));
         assertTrue(lastExecId >= reports, "recovered exec ids " + lastExecId + " cover the " + reports +
             " reports received");
+        // The restarted engine's greeting tells the client which reports it never got (those of commands journaled
+        // before the kill whose reports died with the engine); it asks for them, and the engine, which rebuilt them
+        // from its snapshot and journal, sends them again.
+        final long resendDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((client.resentReports() < lastExecId - reports || client.isRepairing()) &&
+            System.nanoTime() - resendDeadline < 0)
+        {
+            DemoRig.checkInterrupted();
+            client.doWork();
+        }
+        assertEquals(lastExecId - reports, client.resentReports(), "reports lost with the engine and sent again" +
+            log("engine-2"));
+        assertEquals(0, client.execIdGaps(), "reports missing for good");
+        assertEquals(client.highestExecId(), client.reports(), "every exec id up to the highest taken exactly once");
+        second.getOutputStream().write("stop\n".getBytes(StandardCharsets.US_ASCII));
+        second.getOutputStream().flush();
+        assertTrue(second.waitFor(30, TimeUnit.SECONDS), "stopped" + log("engine-2"));
+        CloseHelper.quietClose(clientBus);
+        clientBus = null;
+
+        System.out.println("killed after " + reports + " reports (" + acked + " commands answered, " + sent +
+            " sent); restarted: " + recovered + "; resent " + client.resentReports() + " reports on " +
+            client.resendRequests() + " request(s)");
+        final long journalSequence = Long.parseLong(recovered.get("journal-sequence"));
+        final long snapshotSequence = Long.parseLong(recovered.get("snapshot-sequence"));
         assertTrue(acked <= journalSequence + 1 && journalSequence + 1 <= sent, "journaled " + (journalSequence + 1) +
             " messages: at least the " + acked + " answered, at most the " + sent + " sent");
         assertTrue(snapshotSequence >= 0, "a periodic snapshot was restored: " + recovered);
         assertEquals(journalSequence - snapshotSequence, Long.parseLong(recovered.get("replayed")),
             "the journal after the snapshot replayed");
 
-        final Path reference = dir.resolve("reference");
-        EngineRecoveryTest.copy(journal.resolve("stream-1001"), reference.resolve("stream-1001"));
         try (Bus bus = DemoRig.bus(dir, "reference"))
         {
             final EngineService replay = new EngineService(referenceContext(bus, reference));

@@ -15,6 +15,7 @@
  */
 package io.warpbus.demo.client;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.bus.Bus;
@@ -32,12 +33,15 @@ import io.warpbus.matching.load.LoadProfile;
 import io.warpbus.orderentry.sbe.EngineHeartbeatDecoder;
 import io.warpbus.orderentry.sbe.ExecutionReportDecoder;
 import io.warpbus.orderentry.sbe.MessageHeaderDecoder;
+import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
 import io.warpbus.orderentry.sbe.MessageRejectDecoder;
+import io.warpbus.orderentry.sbe.ResendRequestEncoder;
 import org.HdrHistogram.Recorder;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The load generator on the bus: publishes the commands of a {@link LoadGenerator} on its order-entry stream at a
@@ -52,12 +56,19 @@ import org.agrona.concurrent.NanoClock;
  * would reach nobody), places the profile's prefill quotes as fast as the bus takes them, then paces commands at the
  * profile's rate. A command refused by back pressure waits in the outbox and is counted; reports are read meanwhile,
  * so the engine is never blocked by the client. One duty-cycle thread; counters are readable from any thread.
+ * <p>
+ * Reports missing from the stream (an {@code execId} beyond the next expected, or a heartbeat's {@code lastExecId}
+ * beyond it, as after an engine restart) are asked for again with a {@code ResendRequest}; the resent ones are taken
+ * in order, a report seen twice is ignored, and what the engine no longer holds is counted as missing. One range is
+ * repaired at a time; a second gap meanwhile is counted as missing.
  */
 public final class LoadClient implements Agent
 {
     private static final long MAX_LATENCY_NS = 60_000_000_000L;
     private static final int FRAGMENT_LIMIT = 256;
     private static final int BURST_LIMIT = 64;
+    private static final long RESEND_TIMEOUT_NS = 5_000_000_000L;
+    private static final int RESEND_ATTEMPTS = 3;
 
     private final Bus bus;
     private final boolean invoker;
@@ -84,13 +95,25 @@ public final class LoadClient implements Agent
     private final AtomicLong execIdGaps = new AtomicLong();
     private final AtomicLong backPressureEvents = new AtomicLong();
     private final AtomicLong notConnected = new AtomicLong();
+    private final AtomicLong duplicateReports = new AtomicLong();
+    private final AtomicLong resendRequests = new AtomicLong();
+    private final AtomicLong resentReports = new AtomicLong();
+    private final UnsafeBuffer resendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final ResendRequestEncoder resendEncoder = new ResendRequestEncoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final EngineHeartbeatDecoder heartbeat = new EngineHeartbeatDecoder();
     private volatile boolean sending = true;
     private volatile boolean exhausted;
     private boolean started;
     private boolean engineHeard;
     private long startNs;
     private long paced;
-    private long lastExecId;
+    private long nextExecId;
+    private long resendNext;
+    private long resendTo;
+    private long resendSentNs;
+    private int resendAttempts;
+    private boolean resendToSend;
 
     /**
      * Make a client on a bus.
@@ -138,7 +161,7 @@ public final class LoadClient implements Agent
             generator.prefill(sender);
             startNs = clock.nanoTime();
         }
-        work += drainOutbox();
+        work += drainOutbox() + repair();
         if (sending && 0 == sender.queued())
         {
             final long nowNs = clock.nanoTime();
@@ -305,13 +328,63 @@ public final class LoadClient implements Agent
     }
 
     /**
-     * Missing execIds seen.
+     * Execution reports missed for good: skipped by the stream and not recovered by a resend request.
      *
-     * @return the count of execIds skipped.
+     * @return the count of execIds missing.
      */
     public long execIdGaps()
     {
         return execIdGaps.get();
+    }
+
+    /**
+     * Execution reports received twice (resent after all) and ignored.
+     *
+     * @return the count.
+     */
+    public long duplicateReports()
+    {
+        return duplicateReports.get();
+    }
+
+    /**
+     * Resend requests sent.
+     *
+     * @return the count.
+     */
+    public long resendRequests()
+    {
+        return resendRequests.get();
+    }
+
+    /**
+     * Missing execution reports that came back on a resend request.
+     *
+     * @return the count.
+     */
+    public long resentReports()
+    {
+        return resentReports.get();
+    }
+
+    /**
+     * The highest execId taken so far. Read it on the duty-cycle thread.
+     *
+     * @return the execId, 0 before the first.
+     */
+    public long highestExecId()
+    {
+        return 0 == nextExecId ? 0 : nextExecId - 1;
+    }
+
+    /**
+     * Is a missing range still being asked for? Read it on the duty-cycle thread.
+     *
+     * @return true while a resend is outstanding.
+     */
+    public boolean isRepairing()
+    {
+        return 0 != resendNext;
     }
 
     /**
@@ -365,6 +438,107 @@ public final class LoadClient implements Agent
         return published;
     }
 
+    /**
+     * Send the pending resend request, and ask again (or give up and count the rest as missing) when the answer
+     * does not come.
+     */
+    private int repair()
+    {
+        if (0 == resendNext)
+        {
+            return 0;
+        }
+        if (!resendToSend)
+        {
+            if (clock.nanoTime() - resendSentNs < RESEND_TIMEOUT_NS)
+            {
+                return 0;
+            }
+            if (resendAttempts >= RESEND_ATTEMPTS)
+            {
+                lost(resendTo - resendNext + 1);
+                resendNext = 0;
+                return 1;
+            }
+            resendToSend = true;
+        }
+        resendEncoder.wrapAndApplyHeader(resendBuffer, 0, headerEncoder)
+            .fromExecId(resendNext)
+            .toExecId(resendTo)
+            .sendingTime(clock.nanoTime());
+        if (orders.offer(resendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + resendEncoder.encodedLength()) < 0)
+        {
+            return 0;
+        }
+        resendToSend = false;
+        resendSentNs = clock.nanoTime();
+        resendAttempts++;
+        resendRequests.lazySet(resendRequests.get() + 1);
+
+        return 1;
+    }
+
+    private void missing(final long fromExecId, final long toExecId)
+    {
+        if (0 != resendNext)
+        {
+            lost(toExecId - fromExecId + 1);
+            return;
+        }
+        resendNext = fromExecId;
+        resendTo = toExecId;
+        resendAttempts = 0;
+        resendToSend = true;
+    }
+
+    private void lost(final long reports)
+    {
+        execIdGaps.lazySet(execIdGaps.get() + reports);
+    }
+
+    /**
+     * Should a report be taken: the next one, one past a gap (which is asked for again), or the next resent one?
+     */
+    private boolean admit(final long execId)
+    {
+        if (0 == nextExecId || execId == nextExecId)
+        {
+            nextExecId = execId + 1;
+            return true;
+        }
+        if (execId > nextExecId)
+        {
+            missing(nextExecId, execId - 1);
+            nextExecId = execId + 1;
+            return true;
+        }
+        if (0 != resendNext && execId >= resendNext && execId <= resendTo)
+        {
+            // Resent, in order; any skipped were no longer held by the engine.
+            lost(execId - resendNext);
+            resentReports.lazySet(resentReports.get() + 1);
+            resendNext = execId == resendTo ? 0 : execId + 1;
+            return true;
+        }
+        duplicateReports.lazySet(duplicateReports.get() + 1);
+        return false;
+    }
+
+    private void onEngineHeartbeat(final long lastExecId)
+    {
+        engineHeard = true;
+        if (0 == nextExecId)
+        {
+            nextExecId = lastExecId + 1;
+        }
+        else if (lastExecId >= nextExecId)
+        {
+            // Reports before a heartbeat come before it on the stream: these never will.
+            missing(nextExecId, lastExecId);
+            nextExecId = lastExecId + 1;
+        }
+    }
+
     private void onReport(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
@@ -386,7 +560,7 @@ public final class LoadClient implements Agent
                 messageRejects.lazySet(messageRejects.get() + 1);
                 break;
             case EngineHeartbeatDecoder.TEMPLATE_ID:
-                engineHeard = true;
+                onEngineHeartbeat(heartbeat.wrapAndApplyHeader(buffer, offset, header).lastExecId());
                 break;
             default:
                 break;
@@ -396,13 +570,11 @@ public final class LoadClient implements Agent
     private void onExecutionReport(final ExecutionReportDecoder report)
     {
         final long nowNs = clock.nanoTime();
-        reportCount.lazySet(reportCount.get() + 1);
-        final long execId = report.execId();
-        if (0 != lastExecId && execId != lastExecId + 1)
+        if (!admit(report.execId()))
         {
-            execIdGaps.lazySet(execIdGaps.get() + Math.max(1, execId - lastExecId - 1));
+            return;
         }
-        lastExecId = execId;
+        reportCount.lazySet(reportCount.get() + 1);
 
         final ExecType execType = ExecType.get(report.execTypeRaw());
         final int reason = report.reason();

@@ -67,7 +67,6 @@ final class EngineOutput implements MatchingEventListener
     private final AtomicCounter reportCounter;
     private final AtomicCounter tradeCounter;
     private final AtomicCounter rejectCounter;
-    private final UnsafeBuffer reportBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
     private final UnsafeBuffer history;
     private final long historyMask;
     private final AtomicCounter resentCounter;
@@ -184,7 +183,7 @@ final class EngineOutput implements MatchingEventListener
             {
                 continue;
             }
-            if (executionReports.publish(history, (int)((resendNext & historyMask) * HISTORY_SLOT), REPORT_LENGTH) < 0)
+            if (executionReports.publish(history, slotOffset(resendNext), REPORT_LENGTH) < 0)
             {
                 // No subscriber left, or closing: the rest of this range would go nowhere either.
                 resendNext = resendLast + 1;
@@ -258,10 +257,17 @@ final class EngineOutput implements MatchingEventListener
         final long timestampNs)
     {
         final long lotSize = instruments.lotSize(instrumentId);
-        reportEncoder.wrapAndApplyHeader(reportBuffer, 0, headerEncoder)
+        final long execId = ++lastExecId;
+        if (0 == firstHeldExecId)
+        {
+            firstHeldExecId = execId;
+        }
+        // Encoded straight into its history slot, and published from there.
+        final int slot = slotOffset(execId);
+        reportEncoder.wrapAndApplyHeader(history, slot, headerEncoder)
             .accountId(accountId & 0xFFFF_FFFFL)
             .instrumentId(instrumentId & 0xFFFF_FFFFL)
-            .execId(++lastExecId)
+            .execId(execId)
             .orderId(orderId)
             .clientOrderId(clientOrderId)
             .execType(io.warpbus.orderentry.sbe.ExecType.get((short)execType.code()))
@@ -276,7 +282,6 @@ final class EngineOutput implements MatchingEventListener
             .leavesQuantity(leavesQuantity / lotSize)
             .transactTime(timestampNs)
             .sendingTime(sendingTime);
-        hold(lastExecId);
         if (replaying)
         {
             return;
@@ -287,8 +292,7 @@ final class EngineOutput implements MatchingEventListener
         {
             rejectCounter.incrementRelease();
         }
-        executionReports.publish(
-            reportBuffer, 0, REPORT_LENGTH);
+        executionReports.publish(history, slot, REPORT_LENGTH);
     }
 
     /**
@@ -314,8 +318,7 @@ final class EngineOutput implements MatchingEventListener
         for (int i = 0; i < count; i++)
         {
             final long execId = lastExecId - count + 1 + i;
-            buffer.putBytes(offset + i * REPORT_LENGTH, history, (int)((execId & historyMask) * HISTORY_SLOT),
-                REPORT_LENGTH);
+            buffer.putBytes(offset + i * REPORT_LENGTH, history, slotOffset(execId), REPORT_LENGTH);
         }
         return count * REPORT_LENGTH;
     }
@@ -333,19 +336,14 @@ final class EngineOutput implements MatchingEventListener
         for (int i = count - kept; i < count; i++)
         {
             final long execId = lastExecId - count + 1 + i;
-            history.putBytes((int)((execId & historyMask) * HISTORY_SLOT), buffer, offset + i * REPORT_LENGTH,
-                REPORT_LENGTH);
+            history.putBytes(slotOffset(execId), buffer, offset + i * REPORT_LENGTH, REPORT_LENGTH);
         }
         firstHeldExecId = 0 == kept ? 0 : lastExecId - kept + 1;
     }
 
-    private void hold(final long execId)
+    private int slotOffset(final long execId)
     {
-        if (0 == firstHeldExecId)
-        {
-            firstHeldExecId = execId;
-        }
-        history.putBytes((int)((execId & historyMask) * HISTORY_SLOT), reportBuffer, 0, REPORT_LENGTH);
+        return (int)((execId & historyMask) * HISTORY_SLOT);
     }
 
     @Override

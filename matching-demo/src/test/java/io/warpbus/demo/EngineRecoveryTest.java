@@ -25,6 +25,8 @@ import java.util.stream.Stream;
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
 import io.warpbus.demo.engine.EngineService;
+import io.warpbus.matching.Instrument;
+import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
 import org.agrona.ExpandableArrayBuffer;
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -125,6 +128,42 @@ class EngineRecoveryTest
             assertArrayEquals(heldReports, recovered.heldReports, recovered.name + ": reports held for resend");
         }
         assertNotEquals(hash, emptyHash(profile), "the stream changed the state");
+    }
+
+    @Test
+    void shouldRefuseToRecoverUnderInstrumentsOrRiskLimitsOtherThanTheSnapshots() throws Exception
+    {
+        final Path journal = dir.resolve("journal");
+        counters = new AppCounters(dir.resolve("engine-app"));
+        final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, SEED);
+        engineBus = DemoRig.bus(dir, "engine");
+        new EngineService(context(engineBus, new DemoRig(), profile, journal)).onClose();
+
+        final Instrument[] instruments = profile.instruments();
+        final Instrument first = instruments[0];
+        final Instrument retick = new Instrument(first.id(), first.symbol(), first.tickSize() * 2, first.lotSize(),
+            first.priceScale(), first.priceBandBps(), first.referencePrice());
+        final Instrument[] changed = instruments.clone();
+        changed[0] = retick;
+        final EngineService.Context changedInstrument = context(engineBus, new DemoRig(), profile, journal)
+            .instruments(changed);
+        final IllegalStateException tick = assertThrows(IllegalStateException.class,
+            () -> new EngineService(changedInstrument));
+        assertTrue(tick.getMessage().contains(retick.toString()) && tick.getMessage().contains(first.toString()),
+            tick.getMessage());
+
+        final int account = profile.accountIds()[0];
+        final RiskLimits raised = new RiskLimits(profile.riskLimits().maxOrderQuantity() + 1,
+            profile.riskLimits().maxNotional(), profile.riskLimits().positionLimit());
+        final EngineService.Context changedLimits = context(engineBus, new DemoRig(), profile, journal)
+            .account(account, raised);
+        final IllegalStateException limits = assertThrows(IllegalStateException.class,
+            () -> new EngineService(changedLimits));
+        assertTrue(limits.getMessage().contains("account " + account + " " + raised), limits.getMessage());
+
+        final EngineService same = new EngineService(context(engineBus, new DemoRig(), profile, journal));
+        assertEquals(first, same.engine().instrumentAt(0), "restored under the configuration it was taken with");
+        same.onClose();
     }
 
     /**

@@ -399,6 +399,7 @@ public final class EngineService implements Agent
     private void restore(final RecoverySnapshots.Loaded loaded)
     {
         engine.restore(recoverySnapshots.buffer(), loaded.engineOffset);
+        checkRestoredConfiguration(loaded.file);
         output.lastExecId(loaded.lastExecId);
         output.restoreHistory(recoverySnapshots.buffer(), loaded.reportsOffset, loaded.reportCount);
         for (int i = 0; i < loaded.marketDataSequences.length; i++)
@@ -408,10 +409,54 @@ public final class EngineService implements Agent
         recoveredSnapshotSequence = loaded.journalSequence;
     }
 
+    /**
+     * The state on disk was built with the instruments and accounts it carries; going on under others (a tick or lot
+     * size, a risk limit changed in the configuration) would apply the journal under rules it was not written with.
+     */
+    private void checkRestoredConfiguration(final Path file)
+    {
+        final Instrument[] configured = context.instruments;
+        if (engine.instrumentCount() != configured.length)
+        {
+            throw configurationChanged(file, engine.instrumentCount() + " instruments", configured.length +
+                " instruments");
+        }
+        for (int i = 0; i < configured.length; i++)
+        {
+            if (!engine.instrumentAt(i).equals(configured[i]))
+            {
+                throw configurationChanged(file, engine.instrumentAt(i).toString(), configured[i].toString());
+            }
+        }
+        if (engine.accountCount() != context.accounts.size())
+        {
+            throw configurationChanged(file, engine.accountCount() + " accounts", context.accounts.size() +
+                " accounts");
+        }
+        for (final Map.Entry<Integer, RiskLimits> account : context.accounts.entrySet())
+        {
+            final RiskLimits restored = engine.riskLimits(account.getKey());
+            if (!account.getValue().equals(restored))
+            {
+                throw configurationChanged(file, "account " + account.getKey() + " " +
+                    (null == restored ? "absent" : restored.toString()), "account " + account.getKey() + " " +
+                    account.getValue());
+            }
+        }
+    }
+
+    private static IllegalStateException configurationChanged(
+        final Path file, final String snapshot, final String configured)
+    {
+        return new IllegalStateException("recovery snapshot " + file + " holds " + snapshot +
+            " where the configuration has " + configured + ": start with the configuration its journal was " +
+            "written under, or with an empty journal directory");
+    }
+
     private void recover()
     {
         final RecoverySnapshots.Loaded loaded = null == recoverySnapshots ? null :
-            recoverySnapshots.loadLatest(instruments.count());
+            recoverySnapshots.loadLatest();
         if (null != loaded)
         {
             restore(loaded);

@@ -175,15 +175,14 @@ final class RecoverySnapshots
     /**
      * Load the newest whole snapshot into this object's buffer.
      *
-     * @param instrumentCount instruments the service trades; a snapshot of another count is refused.
      * @return what was loaded, or null when there is no usable snapshot.
      */
-    Loaded loadLatest(final int instrumentCount)
+    Loaded loadLatest()
     {
         final List<Path> files = files();
         for (int i = files.size() - 1; i >= 0; i--)
         {
-            final Loaded loaded = load(files.get(i), instrumentCount);
+            final Loaded loaded = load(files.get(i));
             if (null != loaded)
             {
                 lastWrittenSequence = loaded.journalSequence;
@@ -213,7 +212,7 @@ final class RecoverySnapshots
         return directory;
     }
 
-    private Loaded load(final Path file, final int instrumentCount)
+    private Loaded load(final Path file)
     {
         final int length;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
@@ -247,7 +246,7 @@ final class RecoverySnapshots
             return null;
         }
         final int count = buffer.getInt(24, ByteOrder.LITTLE_ENDIAN);
-        if (count != instrumentCount || 28 + 8L * count + 4 > length - 4)
+        if (count < 0 || 28 + 8L * count + 4 > length - 4)
         {
             return null;
         }

@@ -380,12 +380,23 @@ public final class MatchingEngine implements CommandHandler
         return EngineSnapshot.read(this, buffer, offset);
     }
 
-    int instrumentCount()
+    /**
+     * Instruments defined, or restored from a snapshot.
+     *
+     * @return the count.
+     */
+    public int instrumentCount()
     {
         return instruments.length;
     }
 
-    Instrument instrumentAt(final int index)
+    /**
+     * An instrument's definition, in the order they were defined.
+     *
+     * @param index from 0 to {@link #instrumentCount()} - 1.
+     * @return the definition.
+     */
+    public Instrument instrumentAt(final int index)
     {
         return instruments[index];
     }
@@ -395,9 +406,26 @@ public final class MatchingEngine implements CommandHandler
         return books[index];
     }
 
-    int accountCount()
+    /**
+     * Accounts defined, or restored from a snapshot.
+     *
+     * @return the count.
+     */
+    public int accountCount()
     {
         return accounts.length;
+    }
+
+    /**
+     * An account's risk limits.
+     *
+     * @param accountId the account.
+     * @return its limits, or null if there is no such account.
+     */
+    public RiskLimits riskLimits(final int accountId)
+    {
+        final Account account = accountsById.get(accountId);
+        return null == account ? null : account.limits();
     }
 
     Account accountAt(final int index)

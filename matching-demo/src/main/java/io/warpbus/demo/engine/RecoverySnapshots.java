@@ -257,11 +257,11 @@ final class RecoverySnapshots
         }
         final int engineOffset = 28 + 8 * count + 4;
         final int engineLength = buffer.getInt(engineOffset - 4, ByteOrder.LITTLE_ENDIAN);
-        final int reportsOffset = engineOffset + engineLength + 4;
-        if (engineLength < 0 || reportsOffset > length - 4)
+        if (engineLength < 0 || (long)engineOffset + engineLength + 4 > length - 4)
         {
             return null;
         }
+        final int reportsOffset = engineOffset + engineLength + 4;
         final int reportCount = buffer.getInt(reportsOffset - 4, ByteOrder.LITTLE_ENDIAN);
         if (reportCount < 0 || reportsOffset + (long)reportCount * EngineOutput.REPORT_LENGTH != length - 4)
         {

@@ -41,6 +41,7 @@ class BusAllocationTest
 {
     private static final int WARM_UP = 300_000;
     private static final int MEASURED = 200_000;
+    private static final int MAX_WINDOWS = 4;
 
     @TempDir
     Path dir;
@@ -92,13 +93,27 @@ class BusAllocationTest
 
         final boolean claim = "claim".equals(how);
         exchange(publication, subscription, claim, WARM_UP);
-        final long before = ThreadAllocation.current();
-        exchange(publication, subscription, claim, MEASURED);
-        final long allocated = ThreadAllocation.current() - before;
+        // Under heavy load a window can catch a one-off: a JDK path taken for the first time (a short socket write),
+        // or a method briefly deoptimised after a rare branch and running without escape analysis until it is
+        // compiled again. Neither is steady state: two consecutive windows must allocate nothing, and every window
+        // is reported if they never do. An allocation per message would show in every window.
+        final StringBuilder windows = new StringBuilder();
+        int zeroWindowsInARow = 0;
+        int measured = 0;
+        for (int window = 0; window < MAX_WINDOWS && zeroWindowsInARow < 2; window++)
+        {
+            final long before = ThreadAllocation.current();
+            exchange(publication, subscription, claim, MEASURED);
+            final long allocated = ThreadAllocation.current() - before;
+            windows.append(allocated).append(' ');
+            zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
+            measured++;
+        }
 
-        assertEquals(WARM_UP + MEASURED, received, "every message received");
+        assertEquals(WARM_UP + (long)measured * MEASURED, received, "every message received");
         assertTrue(checksum != 0);
-        assertEquals(0, allocated, "bytes allocated over " + MEASURED + " messages published and received");
+        assertEquals(2, zeroWindowsInARow,
+            "bytes allocated per window of " + MEASURED + " messages published and received: " + windows);
     }
 
     private void exchange(final Publication publication, final Subscription subscription, final boolean claim,

@@ -15,6 +15,8 @@
  */
 package io.warpbus.matching;
 
+import io.warpbus.orderentry.RejectReason;
+
 /**
  * Kind of an execution report: what happened to one order.
  */

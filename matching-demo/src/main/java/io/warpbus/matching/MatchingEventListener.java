@@ -15,6 +15,8 @@
  */
 package io.warpbus.matching;
 
+import io.warpbus.orderentry.RejectReason;
+
 /**
  * Everything the engine tells the world, called on the engine's thread while it handles a command, with primitive
  * arguments so that nothing is allocated per event. Implementations must not call back into the engine.

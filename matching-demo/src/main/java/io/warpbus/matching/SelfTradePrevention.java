@@ -15,6 +15,8 @@
  */
 package io.warpbus.matching;
 
+import io.warpbus.orderentry.RejectReason;
+
 /**
  * What the engine does when an incoming order would trade with a resting order of the same account. Nothing trades
  * with itself under either policy; fills against other accounts that came before the self-match stand.

@@ -17,7 +17,7 @@
  * The matching engine's vocabulary, free of any implementation: the commands it takes
  * ({@link io.warpbus.matching.CommandHandler}), the events it emits ({@link io.warpbus.matching.MatchingEventListener}:
  * execution reports, trades and L2 level changes, all with primitive arguments), the enums they carry with stable
- * numeric codes ({@link io.warpbus.matching.RejectReason} grouped by range), and the static data it needs
+ * numeric codes ({@link io.warpbus.orderentry.RejectReason} grouped by range), and the static data it needs
  * ({@link io.warpbus.matching.Instrument}, {@link io.warpbus.matching.RiskLimits}). The engine itself is in
  * {@code io.warpbus.matching.engine}, the order books in {@code io.warpbus.matching.book} and the synthetic traders in
  * {@code io.warpbus.matching.load}; all three depend on this package and never the other way round.

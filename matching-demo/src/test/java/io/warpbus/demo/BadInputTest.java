@@ -23,11 +23,12 @@ import java.util.List;
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.Instrument;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.RiskLimits;
+import io.warpbus.orderentry.RejectReason;
 import io.warpbus.orderentry.sbe.CancelOrderEncoder;
 import io.warpbus.orderentry.sbe.ExecutionReportDecoder;
 import io.warpbus.orderentry.sbe.MessageHeaderDecoder;
@@ -81,7 +82,7 @@ class BadInputTest
         final DemoRig rig = new DemoRig();
         bus = DemoRig.bus(dir, "bad-input");
         counters = new AppCounters(dir.resolve("engine-app"));
-        engine = new EngineService(new EngineService.Context()
+        engine = new EngineService(new EngineContext()
             .bus(bus)
             .counters(counters)
             .orderEntryChannel(rig.orders)

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.demo.engine.EngineStats;
 import io.warpbus.demo.engine.MetricsServer;
@@ -77,7 +78,7 @@ class EndToEndTest
         clientBus = DemoRig.bus(dir, "client");
         counters = new AppCounters(dir.resolve("engine-app"));
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, 7).commandsPerSecond(200_000);
-        final EngineService.Context context = new EngineService.Context()
+        final EngineContext context = new EngineContext()
             .bus(engineBus)
             .counters(counters)
             .orderEntryChannel(rig.orders)
@@ -186,7 +187,7 @@ class EndToEndTest
     private String rejectReasons()
     {
         final StringBuilder builder = new StringBuilder();
-        for (final io.warpbus.matching.RejectReason reason : io.warpbus.matching.RejectReason.values())
+        for (final io.warpbus.orderentry.RejectReason reason : io.warpbus.orderentry.RejectReason.values())
         {
             if (client.rejects(reason.code()) > 0)
             {

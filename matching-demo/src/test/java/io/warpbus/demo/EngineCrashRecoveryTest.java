@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineMain;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
@@ -177,10 +178,10 @@ class EngineCrashRecoveryTest
         }
     }
 
-    private EngineService.Context referenceContext(final Bus bus, final Path journal) throws IOException
+    private EngineContext referenceContext(final Bus bus, final Path journal) throws IOException
     {
         final DemoRig rig = new DemoRig();
-        final EngineService.Context context = new EngineService.Context()
+        final EngineContext context = new EngineContext()
             .bus(bus)
             .counters(new AppCounters(dir.resolve("reference-app")))
             .orderEntryChannel(rig.orders)

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
@@ -145,7 +146,7 @@ class EngineRecoveryTest
             first.priceScale(), first.priceBandBps(), first.referencePrice());
         final Instrument[] changed = instruments.clone();
         changed[0] = retick;
-        final EngineService.Context changedInstrument = context(engineBus, new DemoRig(), profile, journal)
+        final EngineContext changedInstrument = context(engineBus, new DemoRig(), profile, journal)
             .instruments(changed);
         final IllegalStateException tick = assertThrows(IllegalStateException.class,
             () -> new EngineService(changedInstrument));
@@ -155,7 +156,7 @@ class EngineRecoveryTest
         final int account = profile.accountIds()[0];
         final RiskLimits raised = new RiskLimits(profile.riskLimits().maxOrderQuantity() + 1,
             profile.riskLimits().maxNotional(), profile.riskLimits().positionLimit());
-        final EngineService.Context changedLimits = context(engineBus, new DemoRig(), profile, journal)
+        final EngineContext changedLimits = context(engineBus, new DemoRig(), profile, journal)
             .account(account, raised);
         final IllegalStateException limits = assertThrows(IllegalStateException.class,
             () -> new EngineService(changedLimits));
@@ -206,10 +207,10 @@ class EngineRecoveryTest
         }
     }
 
-    private EngineService.Context context(
+    private EngineContext context(
         final Bus bus, final DemoRig rig, final LoadProfile profile, final Path journal)
     {
-        final EngineService.Context context = new EngineService.Context()
+        final EngineContext context = new EngineContext()
             .bus(bus)
             .counters(counters)
             .orderEntryChannel(rig.orders)

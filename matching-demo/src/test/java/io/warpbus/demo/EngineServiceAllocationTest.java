@@ -24,6 +24,7 @@ import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
 import io.warpbus.common.IdleStrategies;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.demo.marketdata.MarketDataClient;
 import io.warpbus.matching.load.LoadProfile;
@@ -82,7 +83,7 @@ class EngineServiceAllocationTest
         clientBus = DemoRig.bus(dir, "client");
         counters = new AppCounters(dir.resolve("engine-app"));
         final LoadProfile profile = LoadProfile.tradingDay(10, 17).commandsPerSecond(100_000);
-        final EngineService.Context context = new EngineService.Context()
+        final EngineContext context = new EngineContext()
             .bus(engineBus)
             .counters(counters)
             .orderEntryChannel(rig.orders)

@@ -24,6 +24,7 @@ import io.warpbus.bus.Bus;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
 import io.warpbus.orderentry.sbe.EngineHeartbeatEncoder;
@@ -71,7 +72,7 @@ class ReportStreamJoinTest
         clientBus = DemoRig.bus(dir, "client");
         counters = new AppCounters(dir.resolve("engine-app"));
         final LoadProfile profile = LoadProfile.tradingDay(1, 7);
-        final EngineService engine = new EngineService(new EngineService.Context()
+        final EngineService engine = new EngineService(new EngineContext()
             .bus(engineBus)
             .counters(counters)
             .orderEntryChannel(rig.orders)

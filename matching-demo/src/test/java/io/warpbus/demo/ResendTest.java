@@ -27,6 +27,7 @@ import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
+import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.matching.load.LoadProfile;
@@ -198,7 +199,7 @@ class ResendTest
 
     private EngineBuilder engine(final DemoRig rig, final String orders, final String reports)
     {
-        return new EngineBuilder(new EngineService.Context()
+        return new EngineBuilder(new EngineContext()
             .bus(engineBus)
             .counters(counters = new AppCounters(dir.resolve("engine-app")))
             .orderEntryChannel(orders)
@@ -210,9 +211,9 @@ class ResendTest
 
     private final class EngineBuilder
     {
-        private final EngineService.Context context;
+        private final EngineContext context;
 
-        EngineBuilder(final EngineService.Context context)
+        EngineBuilder(final EngineContext context)
         {
             this.context = context;
             final LoadProfile profile = LoadProfile.tradingDay(2, 11);

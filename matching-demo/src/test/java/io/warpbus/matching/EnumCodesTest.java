@@ -15,41 +15,15 @@
  */
 package io.warpbus.matching;
 
-import java.util.HashSet;
-import java.util.Set;
-
 import io.warpbus.marketdata.sbe.UpdateAction;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EnumCodesTest
 {
-    @Test
-    void shouldGroupRejectReasonCodesByRangeWithoutReuse()
-    {
-        final Set<Integer> codes = new HashSet<>();
-        for (final RejectReason reason : RejectReason.values())
-        {
-            assertTrue(codes.add(reason.code()), "code reused: " + reason);
-            assertSame(reason, RejectReason.get(reason.code()));
-            final int range = reason.code() / 100;
-            assertTrue(RejectReason.NONE == reason || (range >= 1 && range <= 4), reason.name());
-        }
-
-        assertEquals(1, RejectReason.UNKNOWN_INSTRUMENT.code() / 100);
-        assertEquals(1, RejectReason.DUPLICATE_CLIENT_ORDER_ID.code() / 100);
-        assertEquals(2, RejectReason.POSITION_LIMIT_EXCEEDED.code() / 100);
-        assertEquals(3, RejectReason.UNKNOWN_ORDER.code() / 100);
-        assertEquals(4, RejectReason.SELF_TRADE_PREVENTED.code() / 100);
-        assertNull(RejectReason.get(-1));
-        assertNull(RejectReason.get(199));
-        assertNull(RejectReason.get(100_000));
-    }
-
     @Test
     void shouldLookUpEveryCodeAndNothingElse()
     {

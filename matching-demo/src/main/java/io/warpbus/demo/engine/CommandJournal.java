@@ -31,7 +31,8 @@ import org.agrona.DirectBuffer;
  * function of the journal and can be rebuilt by replaying it.
  * <p>
  * Record fields: the sequence is the journal's own count (0, 1, 2, ...; not the bus sequence, since several
- * order-entry streams interleave), the session is the publisher's bus session, flags are 0, and both timestamps are
+ * order-entry streams interleave), the session is the publisher's bus session, flags hold the origin of the route the
+ * message came on (see {@link EngineContext}), and both timestamps are
  * the engine's epoch time for the command, which replay hands to the core again; the payload is the SBE message.
  * {@link #append} allocates nothing in steady state (the journal writer's guarantee); it throws when the journal
  * cannot take the record, and then the message must not be processed.
@@ -77,14 +78,20 @@ final class CommandJournal implements AutoCloseable
      * @param offset      where it starts.
      * @param length      its length.
      * @param sessionId   the publisher's bus session.
+     * @param origin      of the route it came on, 0 to 65535.
      * @param timestampNs the engine's time for the command.
      */
     void append(
-        final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long timestampNs)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int sessionId,
+        final int origin,
+        final long timestampNs)
     {
         try
         {
-            writer.append(nextSequence, sessionId, 0, timestampNs, timestampNs, buffer, offset, length);
+            writer.append(nextSequence, sessionId, origin, timestampNs, timestampNs, buffer, offset, length);
         }
         finally
         {

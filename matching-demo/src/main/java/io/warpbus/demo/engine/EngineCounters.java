@@ -15,6 +15,9 @@
  */
 package io.warpbus.demo.engine;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.warpbus.demo.AppCounters;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -35,12 +38,15 @@ public final class EngineCounters
     final AtomicCounter rejects;
     final AtomicCounter trades;
     final AtomicCounter snapshotCycles;
-    final AtomicCounter[] reportStream;
     final AtomicCounter[] marketDataStream;
     final AtomicCounter[] snapshotStream;
+    private final AppCounters counters;
+    private final List<AtomicCounter[]> reportStreams = new ArrayList<>();
+    private final List<AtomicCounter[]> allStreams = new ArrayList<>();
 
     EngineCounters(final AppCounters counters)
     {
+        this.counters = counters;
         newOrders = counters.newCounter("engine: new orders received");
         cancels = counters.newCounter("engine: cancels received");
         replaces = counters.newCounter("engine: replaces received");
@@ -52,9 +58,33 @@ public final class EngineCounters
         rejects = counters.newCounter("engine: rejected commands");
         trades = counters.newCounter("engine: trades");
         snapshotCycles = counters.newCounter("engine: market-data snapshot cycles");
-        reportStream = streamCounters(counters, "execution reports");
-        marketDataStream = streamCounters(counters, "market data");
-        snapshotStream = streamCounters(counters, "snapshots");
+        marketDataStream = streamCounters("market data");
+        snapshotStream = streamCounters("snapshots");
+    }
+
+    /**
+     * Allocate the counters of a route's report stream: the default route's are labelled "execution reports",
+     * a gateway route's "execution reports origin N".
+     *
+     * @param origin of the route.
+     * @return messages, back-pressure events, back-pressured messages, not sent (no subscriber), not sent (failed).
+     */
+    AtomicCounter[] reportStream(final int origin)
+    {
+        final AtomicCounter[] stream = streamCounters(0 == origin ? "execution reports" :
+            "execution reports origin " + origin);
+        reportStreams.add(stream);
+        return stream;
+    }
+
+    /**
+     * Allocate the counters of the drop-copy stream.
+     *
+     * @return as {@link #reportStream(int)}.
+     */
+    AtomicCounter[] dropCopyStream()
+    {
+        return streamCounters("drop copy");
     }
 
     /**
@@ -144,7 +174,7 @@ public final class EngineCounters
      */
     public long backPressureEvents()
     {
-        return reportStream[1].get() + marketDataStream[1].get() + snapshotStream[1].get();
+        return sum(allStreams, 1);
     }
 
     /**
@@ -154,7 +184,7 @@ public final class EngineCounters
      */
     public long backPressuredMessages()
     {
-        return reportStream[2].get() + marketDataStream[2].get() + snapshotStream[2].get();
+        return sum(allStreams, 2);
     }
 
     /**
@@ -164,7 +194,7 @@ public final class EngineCounters
      */
     public long notConnected()
     {
-        return reportStream[3].get() + marketDataStream[3].get() + snapshotStream[3].get();
+        return sum(allStreams, 3);
     }
 
     /**
@@ -174,17 +204,18 @@ public final class EngineCounters
      */
     public long failed()
     {
-        return reportStream[4].get() + marketDataStream[4].get() + snapshotStream[4].get();
+        return sum(allStreams, 4);
     }
 
     /**
-     * Execution reports and message rejects not sent (no subscriber, or closed): answers a client never got.
+     * Execution reports and message rejects not sent on any route (no subscriber, or closed): answers a client never
+     * got live. A gateway's route holds them for its resend request when it comes back.
      *
      * @return the count.
      */
     public long unsentReports()
     {
-        return reportStream[3].get() + reportStream[4].get();
+        return sum(reportStreams, 3) + sum(reportStreams, 4);
     }
 
     /**
@@ -197,9 +228,9 @@ public final class EngineCounters
         return marketDataStream[0].get();
     }
 
-    private static AtomicCounter[] streamCounters(final AppCounters counters, final String stream)
+    private AtomicCounter[] streamCounters(final String stream)
     {
-        return new AtomicCounter[]
+        final AtomicCounter[] group = new AtomicCounter[]
         {
             counters.newCounter("engine " + stream + ": messages published"),
             counters.newCounter("engine " + stream + ": back-pressure events"),
@@ -207,5 +238,17 @@ public final class EngineCounters
             counters.newCounter("engine " + stream + ": not sent, no subscriber"),
             counters.newCounter("engine " + stream + ": not sent, failed"),
         };
+        allStreams.add(group);
+        return group;
+    }
+
+    private static long sum(final List<AtomicCounter[]> groups, final int index)
+    {
+        long sum = 0;
+        for (int i = 0; i < groups.size(); i++)
+        {
+            sum += groups.get(i)[index].get();
+        }
+        return sum;
     }
 }

@@ -35,10 +35,16 @@ import org.agrona.concurrent.AgentRunner;
  * The matching-engine process:
  * <pre>
  * EngineMain --order-entry CHANNEL[,CHANNEL...] --execution-reports CHANNEL --market-data CHANNEL
- *            --snapshots CHANNEL [--dir DIR] [--name NAME] [--idle spin|backoff|...] [--metrics HOST:PORT|off]
+ *            --snapshots CHANNEL [--route ORIGIN;ORDER_ENTRY_CHANNEL;REPORT_CHANNEL ...] [--drop-copy CHANNEL]
+ *            [--dir DIR] [--name NAME] [--idle spin|backoff|...] [--metrics HOST:PORT|off]
  *            [--instruments N] [--account ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT ...] [--snapshot-interval-ms MS]
  *            [--stats-interval-ms MS] [--book-capacity N] [--journal DIR|off] [--recovery-snapshot-interval-ms MS]
  * </pre>
+ * Each {@code --route} adds a gateway: its order-entry stream, whose client order ids carry {@code ORIGIN} (1 to
+ * 65535) in their top 16 bits, and the stream its execution reports go back on ({@link EngineContext}); the
+ * {@code --order-entry} channels are the default route (origin 0), answered on {@code --execution-reports}.
+ * {@code --drop-copy} adds a stream with every report of every route.
+ * <p>
  * With {@code --journal DIR} every order-entry message is journaled before it is processed and the engine recovers
  * its state from {@code DIR} on start (newest recovery snapshot plus the journal after it), printing
  * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}.
@@ -49,8 +55,8 @@ import org.agrona.concurrent.AgentRunner;
 public final class EngineMain
 {
     private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "market-data", "snapshots",
-        "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms", "stats-interval-ms",
-        "book-capacity", "journal", "recovery-snapshot-interval-ms");
+        "route", "drop-copy", "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms",
+        "stats-interval-ms", "book-capacity", "journal", "recovery-snapshot-interval-ms");
 
     private EngineMain()
     {
@@ -68,7 +74,10 @@ public final class EngineMain
         try
         {
             options = Options.parse(args, OPTIONS, Set.of());
-            options.required("order-entry");
+            if (options.list("order-entry").isEmpty() && options.list("route").isEmpty())
+            {
+                throw new IllegalArgumentException("option --order-entry or --route is required");
+            }
         }
         catch (final IllegalArgumentException ex)
         {
@@ -86,7 +95,7 @@ public final class EngineMain
         final int instrumentCount = (int)options.number("instruments", 10, 1, 1000);
         final long statsIntervalMs = options.number("stats-interval-ms", 1000, 10, 60_000);
 
-        final EngineService.Context context = new EngineService.Context()
+        final EngineContext context = new EngineContext()
             .executionReportChannel(options.required("execution-reports"))
             .marketDataChannel(options.required("market-data"))
             .snapshotChannel(options.required("snapshots"))
@@ -102,21 +111,14 @@ public final class EngineMain
         {
             context.orderEntryChannel(channel);
         }
-        final LoadProfile profile = LoadProfile.tradingDay(instrumentCount, 1);
-        for (final int accountId : profile.accountIds())
+        try
         {
-            context.account(accountId, profile.riskLimits());
+            addRoutesAndAccounts(options, context, instrumentCount);
         }
-        for (final String account : options.list("account"))
+        catch (final IllegalArgumentException ex)
         {
-            final String[] parts = account.split(":");
-            if (4 != parts.length)
-            {
-                System.err.println("engine: --account " + account + " must be ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT");
-                return DemoProcess.EXIT_USAGE;
-            }
-            context.account(Integer.parseInt(parts[0]), new RiskLimits(
-                Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])));
+            System.err.println("engine: " + ex.getMessage());
+            return DemoProcess.EXIT_USAGE;
         }
 
         final CountDownLatch stop = DemoProcess.stopSignal();
@@ -181,6 +183,45 @@ public final class EngineMain
         }
 
         return DemoProcess.EXIT_OK;
+    }
+
+    private static void addRoutesAndAccounts(final Options options, final EngineContext context,
+        final int instrumentCount)
+    {
+        context.dropCopyChannel(options.string("drop-copy", null));
+        for (final String route : options.list("route"))
+        {
+            final String[] parts = route.split(";");
+            if (3 != parts.length || !parts[0].matches("[0-9]{1,5}"))
+            {
+                throw new IllegalArgumentException("--route " + route +
+                    " must be ORIGIN;ORDER_ENTRY_CHANNEL;REPORT_CHANNEL");
+            }
+            try
+            {
+                context.route(Integer.parseInt(parts[0]), parts[1], parts[2]);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("--route " + route + ": " + ex.getMessage(), ex);
+            }
+        }
+        final LoadProfile profile = LoadProfile.tradingDay(instrumentCount, 1);
+        for (final int accountId : profile.accountIds())
+        {
+            context.account(accountId, profile.riskLimits());
+        }
+        for (final String account : options.list("account"))
+        {
+            final String[] parts = account.split(":");
+            if (4 != parts.length || !account.matches("[0-9]+(:[0-9]+){3}"))
+            {
+                throw new IllegalArgumentException("--account " + account +
+                    " must be ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT (numbers)");
+            }
+            context.account(Integer.parseInt(parts[0]), new RiskLimits(
+                Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])));
+        }
     }
 
     private static void printRecovered(final String journal, final EngineService service)

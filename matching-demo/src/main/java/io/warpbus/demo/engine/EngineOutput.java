@@ -16,6 +16,7 @@
 package io.warpbus.demo.engine;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 import io.warpbus.marketdata.sbe.BookUpdateEncoder;
 import io.warpbus.marketdata.sbe.TradeEncoder;
@@ -23,31 +24,31 @@ import io.warpbus.marketdata.sbe.UpdateAction;
 import io.warpbus.matching.BookAction;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.MatchingEventListener;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
+import io.warpbus.orderentry.RejectReason;
 import io.warpbus.orderentry.sbe.ExecutionReportEncoder;
 import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
-import org.agrona.BitUtil;
-import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * Turns the matching core's events into messages as they happen, on the engine's thread, allocating nothing: an
- * {@code ExecutionReport} per execution on the execution-report stream, a market-data {@code Trade} per trade, and
- * the command's L2 level changes gathered into one {@code BookUpdate} per command, sent by {@link #endCommand()}.
+ * {@code ExecutionReport} per execution on the report stream of the order's route, a market-data {@code Trade} per
+ * trade, and the command's L2 level changes gathered into one {@code BookUpdate} per command, sent by
+ * {@link #endCommand()}.
  * <p>
- * Every report carries the engine-wide {@code execId} (1, 2, 3...) and the {@code sendingTime} of the command that
- * caused it; every Trade and BookUpdate takes the next market-data sequence of its instrument. Quantities leave in
- * lots: the core's units divided by the instrument's lot size.
+ * <b>Routing.</b> A report goes to the {@link ReportRoute} of its order's origin, the top 16 bits of the client
+ * order id, so a gateway gets the reports of its own orders only, resting ones included. A rejection answers the
+ * command being processed and goes back on the route that command came on (its id's origin may be anything), as
+ * does anything whose origin has no route. With a drop-copy stream every report is also copied there.
+ * <p>
+ * Every report carries its route's {@code execId} (1, 2, 3... per route) and the {@code sendingTime} of the command
+ * that caused it; every Trade and BookUpdate takes the next market-data sequence of its instrument. Quantities
+ * leave in lots: the core's units divided by the instrument's lot size.
  * <p>
  * While {@link #replaying(boolean) replaying} the journal at start-up it publishes and counts nothing, but still
  * takes exec ids and market-data sequences, so that the service resumes numbering exactly where the journal left it.
- * <p>
- * It holds the most recent execution reports, byte for byte as published, and sends a range of them again on a
- * client's {@code ResendRequest} ({@link #resend}). Replay refills the history, so reports lost with an engine that
- * was killed after journaling their command, and a client's own losses, can be asked for again.
  */
 final class EngineOutput implements MatchingEventListener
 {
@@ -57,20 +58,14 @@ final class EngineOutput implements MatchingEventListener
     static final int MAX_LEVELS_PER_UPDATE = 256;
     static final int MAX_DEPTH = 255;
 
-    static final int REPORT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + ExecutionReportEncoder.BLOCK_LENGTH;
-    private static final int HISTORY_SLOT = BitUtil.findNextPositivePowerOfTwo(REPORT_LENGTH);
-    private static final int RESEND_QUEUE = 64;
-
     private final InstrumentTable instruments;
-    private final OutboundStream executionReports;
+    private final ReportRoute[] routes;
+    private final int[] routeByOrigin = new int[EngineContext.Route.MAX_ORIGIN + 1];
+    private final OutboundStream dropCopy;
     private final OutboundStream marketData;
     private final AtomicCounter reportCounter;
     private final AtomicCounter tradeCounter;
     private final AtomicCounter rejectCounter;
-    private final UnsafeBuffer history;
-    private final long historyMask;
-    private final AtomicCounter resentCounter;
-    private final long[] resendRanges = new long[2 * RESEND_QUEUE];
     private final UnsafeBuffer marketDataBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
         64 + MAX_LEVELS_PER_UPDATE * BookUpdateEncoder.LevelsEncoder.sbeBlockLength()));
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -88,113 +83,87 @@ final class EngineOutput implements MatchingEventListener
     private int pendingLevels;
     private int pendingInstrumentId;
     private long pendingTimestampNs;
-    private long lastExecId;
     private long sendingTime;
+    private int currentRoute;
     private boolean replaying;
-    private long firstHeldExecId;
-    private long resendHead;
-    private long resendTail;
-    private long resendNext = 1;
-    private long resendLast;
 
     @SuppressWarnings("checkstyle:parameternumber")
     EngineOutput(
         final InstrumentTable instruments,
-        final OutboundStream executionReports,
+        final ReportRoute[] routes,
+        final OutboundStream dropCopy,
         final OutboundStream marketData,
         final AtomicCounter reportCounter,
         final AtomicCounter tradeCounter,
-        final AtomicCounter rejectCounter,
-        final AtomicCounter resentCounter,
-        final int historyCapacity)
+        final AtomicCounter rejectCounter)
     {
         this.instruments = instruments;
-        this.executionReports = executionReports;
+        this.routes = routes.clone();
+        this.dropCopy = dropCopy;
         this.marketData = marketData;
         this.reportCounter = reportCounter;
         this.tradeCounter = tradeCounter;
         this.rejectCounter = rejectCounter;
-        this.resentCounter = resentCounter;
-        this.history = new UnsafeBuffer(ByteBuffer.allocateDirect(historyCapacity * HISTORY_SLOT));
-        this.historyMask = historyCapacity - 1;
+        Arrays.fill(routeByOrigin, -1);
+        for (int i = 0; i < routes.length; i++)
+        {
+            routeByOrigin[routes[i].origin()] = i;
+        }
     }
 
     /**
-     * Queue a request to publish again the held execution reports {@code fromExecId} to {@code toExecId}, as they
-     * were first sent; {@link #continueResend} sends them a batch per duty cycle, so that a long range neither stalls
-     * matching nor floods a subscriber that has just come back. What has left the history by then (or came before
-     * this process's first report) is skipped: the client sees the first resent {@code execId} above what it asked
-     * for and knows the rest is gone.
+     * The routes, in the service's order (the default route first).
      *
-     * @param fromExecId first wanted.
-     * @param toExecId   last wanted; 0 or beyond the latest means through the latest.
-     * @return false when {@value #RESEND_QUEUE} requests are already waiting and this one is refused.
+     * @return the routes; do not modify.
      */
-    boolean resend(final long fromExecId, final long toExecId)
+    ReportRoute[] routes()
     {
-        if (replaying)
-        {
-            return true;
-        }
-        final long last = 0 == toExecId || toExecId > lastExecId ? lastExecId : toExecId;
-        final long first = Math.max(1, fromExecId);
-        if (first > last)
-        {
-            return true;
-        }
-        if (resendTail - resendHead == RESEND_QUEUE)
-        {
-            return false;
-        }
-        final int slot = (int)(resendTail++ & (RESEND_QUEUE - 1));
-        resendRanges[2 * slot] = first;
-        resendRanges[2 * slot + 1] = last;
-        return true;
+        return routes;
     }
 
     /**
-     * Send the next batch of queued resend requests.
+     * The index in {@link #routes()} of the route of an origin.
      *
-     * @param limit most reports to publish.
+     * @param origin 0 to 65535.
+     * @return the index, or -1 when the origin has no route.
+     */
+    int routeIndex(final int origin)
+    {
+        return origin < 0 || origin >= routeByOrigin.length ? -1 : routeByOrigin[origin];
+    }
+
+    /**
+     * The route of the command being processed.
+     *
+     * @return the route.
+     */
+    ReportRoute currentRoute()
+    {
+        return routes[currentRoute];
+    }
+
+    /**
+     * Set the route the next commands came on.
+     *
+     * @param index of the route in {@link #routes()}.
+     */
+    void route(final int index)
+    {
+        currentRoute = index;
+    }
+
+    /**
+     * Send the next batch of queued resend requests of every route.
+     *
+     * @param limit most reports to publish per route.
      * @return reports published.
      */
     int continueResend(final int limit)
     {
         int resent = 0;
-        while (resent < limit)
+        for (final ReportRoute route : routes)
         {
-            if (resendNext > resendLast)
-            {
-                if (resendHead == resendTail)
-                {
-                    break;
-                }
-                final int slot = (int)(resendHead++ & (RESEND_QUEUE - 1));
-                resendNext = resendRanges[2 * slot];
-                resendLast = resendRanges[2 * slot + 1];
-            }
-            if (0 == firstHeldExecId)
-            {
-                resendNext = resendLast + 1;
-                continue;
-            }
-            resendNext = Math.max(resendNext, Math.max(firstHeldExecId, lastExecId - historyMask));
-            if (resendNext > resendLast)
-            {
-                continue;
-            }
-            if (executionReports.publish(history, slotOffset(resendNext), REPORT_LENGTH) < 0)
-            {
-                // No subscriber left, or closing: the rest of this range would go nowhere either.
-                resendNext = resendLast + 1;
-                continue;
-            }
-            resendNext++;
-            resent++;
-        }
-        if (resent > 0)
-        {
-            resentCounter.getAndAddRelease(resent);
+            resent += route.continueResend(limit);
         }
         return resent;
     }
@@ -228,16 +197,6 @@ final class EngineOutput implements MatchingEventListener
         return replaying;
     }
 
-    long lastExecId()
-    {
-        return lastExecId;
-    }
-
-    void lastExecId(final long lastExecId)
-    {
-        this.lastExecId = lastExecId;
-    }
-
     @Override
     @SuppressWarnings("checkstyle:parameternumber")
     public void onExecution(
@@ -257,17 +216,14 @@ final class EngineOutput implements MatchingEventListener
         final long timestampNs)
     {
         final long lotSize = instruments.lotSize(instrumentId);
-        final long execId = ++lastExecId;
-        if (0 == firstHeldExecId)
-        {
-            firstHeldExecId = execId;
-        }
+        final ReportRoute route = routeOf(execType, clientOrderId);
         // Encoded straight into its history slot, and published from there.
-        final int slot = slotOffset(execId);
+        final int slot = route.claim();
+        final MutableDirectBuffer history = route.history();
         reportEncoder.wrapAndApplyHeader(history, slot, headerEncoder)
             .accountId(accountId & 0xFFFF_FFFFL)
             .instrumentId(instrumentId & 0xFFFF_FFFFL)
-            .execId(execId)
+            .execId(route.lastExecId())
             .orderId(orderId)
             .clientOrderId(clientOrderId)
             .execType(io.warpbus.orderentry.sbe.ExecType.get((short)execType.code()))
@@ -287,63 +243,31 @@ final class EngineOutput implements MatchingEventListener
             return;
         }
         reportCounter.incrementRelease();
-        if (ExecType.REJECTED == execType || ExecType.CANCEL_REJECTED == execType ||
-            ExecType.REPLACE_REJECTED == execType)
+        if (isRejection(execType))
         {
             rejectCounter.incrementRelease();
         }
-        executionReports.publish(history, slot, REPORT_LENGTH);
-    }
-
-    /**
-     * Execution reports held, the newest ending at {@link #lastExecId()}.
-     *
-     * @return the count.
-     */
-    int heldReports()
-    {
-        return 0 == firstHeldExecId ? 0 : (int)Math.min(lastExecId - firstHeldExecId + 1, historyMask + 1);
-    }
-
-    /**
-     * Copy the held reports, oldest first, for a recovery snapshot.
-     *
-     * @param buffer to copy into.
-     * @param offset where.
-     * @return bytes written: {@link #heldReports()} reports of {@link #REPORT_LENGTH} bytes.
-     */
-    int copyHistory(final MutableDirectBuffer buffer, final int offset)
-    {
-        final int count = heldReports();
-        for (int i = 0; i < count; i++)
+        route.publish(slot);
+        if (null != dropCopy)
         {
-            final long execId = lastExecId - count + 1 + i;
-            buffer.putBytes(offset + i * REPORT_LENGTH, history, slotOffset(execId), REPORT_LENGTH);
+            dropCopy.publish(history, slot, ReportRoute.REPORT_LENGTH);
         }
-        return count * REPORT_LENGTH;
     }
 
-    /**
-     * Take back the reports of a recovery snapshot, after {@link #lastExecId(long)}: they end at that exec id.
-     *
-     * @param buffer holding them, oldest first.
-     * @param offset where they start.
-     * @param count  how many; the newest {@code historyCapacity} are kept.
-     */
-    void restoreHistory(final DirectBuffer buffer, final int offset, final int count)
+    private ReportRoute routeOf(final ExecType execType, final long clientOrderId)
     {
-        final int kept = (int)Math.min(count, historyMask + 1);
-        for (int i = count - kept; i < count; i++)
+        if (isRejection(execType))
         {
-            final long execId = lastExecId - count + 1 + i;
-            history.putBytes(slotOffset(execId), buffer, offset + i * REPORT_LENGTH, REPORT_LENGTH);
+            return routes[currentRoute];
         }
-        firstHeldExecId = 0 == kept ? 0 : lastExecId - kept + 1;
+        final int index = routeByOrigin[(int)(clientOrderId >>> 48)];
+        return routes[-1 == index ? currentRoute : index];
     }
 
-    private int slotOffset(final long execId)
+    private static boolean isRejection(final ExecType execType)
     {
-        return (int)((execId & historyMask) * HISTORY_SLOT);
+        return ExecType.REJECTED == execType || ExecType.CANCEL_REJECTED == execType ||
+            ExecType.REPLACE_REJECTED == execType;
     }
 
     @Override

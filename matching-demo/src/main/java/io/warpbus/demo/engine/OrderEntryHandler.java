@@ -21,10 +21,10 @@ import io.warpbus.bus.FragmentHandler;
 import io.warpbus.bus.Header;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.OrderType;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.TimeInForce;
 import io.warpbus.matching.engine.MatchingEngine;
+import io.warpbus.orderentry.RejectReason;
 import io.warpbus.orderentry.sbe.CancelOrderDecoder;
 import io.warpbus.orderentry.sbe.ClientHeartbeatDecoder;
 import io.warpbus.orderentry.sbe.MessageHeaderDecoder;
@@ -46,11 +46,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * A message is checked before anything is read from its body: at least a header long, schema id 2, a version no
  * newer than this build's, a known inbound template, a block at least as long as the template's, and a length that
- * holds the block. A message that fails is answered with a {@code MessageReject} on the execution-report stream
+ * holds the block. A message that fails is answered with a {@code MessageReject} on the report stream of its route
  * naming the publisher's session and the message's bus sequence, counted, and recorded in the error log; the book
  * is not touched. Business errors (unknown instrument, bad quantity, off-tick price, duplicate id, unknown order,
- * risk) are the core's, reported as rejected execution reports with their reason code. Quantities arrive in lots
- * and enter the core in units; a quantity whose units would overflow is rejected as {@code INVALID_QUANTITY}.
+ * risk) are the core's, reported as rejected execution reports with their reason code; a command whose client order
+ * id is not of its stream's origin is rejected here ({@code WRONG_ORIGIN}), since reports are routed by that origin.
+ * Quantities arrive in lots and enter the core in units; a quantity whose units would overflow is rejected as
+ * {@code INVALID_QUANTITY}.
  * <p>
  * Every command enters the core with the engine's epoch-nanosecond time read once for it, which is what reports
  * carry as {@code transactTime}; the time from reading the message to the last message it caused being published is
@@ -66,7 +68,6 @@ final class OrderEntryHandler implements FragmentHandler
     private final MatchingEngine engine;
     private final EngineOutput output;
     private final InstrumentTable instruments;
-    private final OutboundStream executionReports;
     private final EngineCounters counters;
     private final Recorder serviceTime;
     private final EpochNanoClock epochClock;
@@ -96,7 +97,6 @@ final class OrderEntryHandler implements FragmentHandler
         final MatchingEngine engine,
         final EngineOutput output,
         final InstrumentTable instruments,
-        final OutboundStream executionReports,
         final EngineCounters counters,
         final Recorder serviceTime,
         final EpochNanoClock epochClock,
@@ -107,7 +107,6 @@ final class OrderEntryHandler implements FragmentHandler
         this.engine = engine;
         this.output = output;
         this.instruments = instruments;
-        this.executionReports = executionReports;
         this.counters = counters;
         this.serviceTime = serviceTime;
         this.epochClock = epochClock;
@@ -122,7 +121,7 @@ final class OrderEntryHandler implements FragmentHandler
         final long timestampNs = epochClock.nanoTime();
         if (null != journal)
         {
-            journal.append(buffer, offset, length, header.sessionId(), timestampNs);
+            journal.append(buffer, offset, length, header.sessionId(), output.currentRoute().origin(), timestampNs);
         }
         try
         {
@@ -187,7 +186,8 @@ final class OrderEntryHandler implements FragmentHandler
                 // Changes no state: journaled with the rest, and a no-op while replaying.
                 resendDecoder.wrap(buffer, bodyOffset, blockLength, version);
                 counters.resendRequests.incrementRelease();
-                if (!output.resend(resendDecoder.fromExecId(), resendDecoder.toExecId()))
+                if (!output.isReplaying() &&
+                    !output.currentRoute().resend(resendDecoder.fromExecId(), resendDecoder.toExecId()))
                 {
                     errors.onError(new IllegalStateException("resend request from session " + sessionId +
                         " refused: too many waiting; the client asks again"));
@@ -261,6 +261,12 @@ final class OrderEntryHandler implements FragmentHandler
         final long price = decoder.price();
         final long lots = decoder.quantity();
         final long lotSize = instruments.lotSize(instrumentId);
+        if (!isOwnOrigin(clientOrderId))
+        {
+            output.onExecution(instrumentId, 0, clientOrderId, accountId, side, ExecType.REJECTED,
+                RejectReason.WRONG_ORIGIN, price, 0, 0, 0, 0, 0, timestampNs);
+            return;
+        }
         if (!fitsInUnits(lots, lotSize))
         {
             output.onExecution(instrumentId, 0, clientOrderId, accountId, side, ExecType.REJECTED,
@@ -277,6 +283,12 @@ final class OrderEntryHandler implements FragmentHandler
         final CancelOrderDecoder decoder = cancelDecoder.wrap(buffer, offset, blockLength, version);
         counters.cancels.incrementRelease();
         output.beginCommand(decoder.sendingTime());
+        if (!isOwnOrigin(decoder.clientOrderId()))
+        {
+            output.onExecution((int)decoder.instrumentId(), 0, decoder.clientOrderId(), (int)decoder.accountId(),
+                null, ExecType.CANCEL_REJECTED, RejectReason.WRONG_ORIGIN, 0, 0, 0, 0, 0, 0, timestampNs);
+            return;
+        }
         engine.cancel(decoder.clientOrderId(), (int)decoder.accountId(), (int)decoder.instrumentId(), timestampNs);
     }
 
@@ -290,6 +302,12 @@ final class OrderEntryHandler implements FragmentHandler
         final int accountId = (int)decoder.accountId();
         final long lots = decoder.quantity();
         final long lotSize = instruments.lotSize(instrumentId);
+        if (!isOwnOrigin(decoder.clientOrderId()))
+        {
+            output.onExecution(instrumentId, 0, decoder.clientOrderId(), accountId, null,
+                ExecType.REPLACE_REJECTED, RejectReason.WRONG_ORIGIN, decoder.price(), 0, 0, 0, 0, 0, timestampNs);
+            return;
+        }
         if (!fitsInUnits(lots, lotSize))
         {
             output.onExecution(instrumentId, 0, decoder.clientOrderId(), accountId, null,
@@ -298,6 +316,14 @@ final class OrderEntryHandler implements FragmentHandler
             return;
         }
         engine.replace(decoder.clientOrderId(), accountId, instrumentId, decoder.price(), lots * lotSize, timestampNs);
+    }
+
+    /**
+     * A stream may only name orders of its own origin: the route a report goes back on is read from the id.
+     */
+    private boolean isOwnOrigin(final long clientOrderId)
+    {
+        return (clientOrderId >>> 48) == output.currentRoute().origin();
     }
 
     private static boolean fitsInUnits(final long lots, final long lotSize)
@@ -333,7 +359,8 @@ final class OrderEntryHandler implements FragmentHandler
             .length(Math.min(length, 0xFFFF))
             .reason(reason)
             .transactTime(timestampNs);
-        executionReports.publish(rejectBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength());
+        output.currentRoute().stream().publish(rejectBuffer, 0,
+            MessageHeaderEncoder.ENCODED_LENGTH + rejectEncoder.encodedLength());
     }
 
     private void recordServiceTime(final long ns)

@@ -39,10 +39,11 @@ import org.agrona.ExpandableDirectByteBuffer;
  * <pre>
  *   int magic "WBRS", int version
  *   long journalSequence   the last journal record applied to the state below (-1: none)
- *   long lastExecId        of the execution reports
  *   int instrumentCount, then long market-data sequence per instrument, in the service's instrument order
  *   int engineLength, then the matching engine's own snapshot (EngineSnapshot, which checks its state hash)
- *   int reportCount, then the execution reports held for resend requests, oldest first, ending at lastExecId
+ *   int routeCount, then per report route:
+ *       int origin, long lastExecId,
+ *       int reportCount, then the route's reports held for resend requests, oldest first, ending at lastExecId
  *   int CRC32C of everything above
  * </pre>
  * A snapshot is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
@@ -53,12 +54,13 @@ import org.agrona.ExpandableDirectByteBuffer;
 final class RecoverySnapshots
 {
     static final int MAGIC = 0x5352_4257;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int KEEP = 2;
 
     private static final String PREFIX = "snapshot-";
     private static final String SUFFIX = ".bin";
-    private static final int FIXED_LENGTH = 4 + 4 + 8 + 8 + 4 + 4 + 4;
+    private static final int FIXED_LENGTH = 4 + 4 + 8 + 4 + 4 + 4 + 4;
+    private static final int INSTRUMENTS_OFFSET = 16;
 
     private final Path directory;
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
@@ -72,23 +74,25 @@ final class RecoverySnapshots
     {
         final Path file;
         final long journalSequence;
-        final long lastExecId;
         final long[] marketDataSequences;
         final int engineOffset;
-        final int reportsOffset;
-        final int reportCount;
+        final int[] origins;
+        final long[] lastExecIds;
+        final int[] reportsOffsets;
+        final int[] reportCounts;
 
         @SuppressWarnings("checkstyle:parameternumber")
-        Loaded(final Path file, final long journalSequence, final long lastExecId, final long[] sequences,
-            final int engineOffset, final int reportsOffset, final int reportCount)
+        Loaded(final Path file, final long journalSequence, final long[] sequences, final int engineOffset,
+            final int[] origins, final long[] lastExecIds, final int[] reportsOffsets, final int[] reportCounts)
         {
             this.file = file;
             this.journalSequence = journalSequence;
-            this.lastExecId = lastExecId;
             this.marketDataSequences = sequences;
             this.engineOffset = engineOffset;
-            this.reportsOffset = reportsOffset;
-            this.reportCount = reportCount;
+            this.origins = origins;
+            this.lastExecIds = lastExecIds;
+            this.reportsOffsets = reportsOffsets;
+            this.reportCounts = reportCounts;
         }
     }
 
@@ -117,7 +121,6 @@ final class RecoverySnapshots
         final EngineOutput output,
         final InstrumentTable instruments)
     {
-        final long lastExecId = output.lastExecId();
         if (journalSequence == lastWrittenSequence)
         {
             return false;
@@ -128,9 +131,8 @@ final class RecoverySnapshots
         buffer.putInt(offset, MAGIC, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(offset + 4, VERSION, ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(offset + 8, journalSequence, ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(offset + 16, lastExecId, ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(offset + 24, count, ByteOrder.LITTLE_ENDIAN);
-        offset += 28;
+        buffer.putInt(offset + INSTRUMENTS_OFFSET, count, ByteOrder.LITTLE_ENDIAN);
+        offset += INSTRUMENTS_OFFSET + 4;
         for (int i = 0; i < count; i++)
         {
             buffer.putLong(offset, instruments.sequence(i), ByteOrder.LITTLE_ENDIAN);
@@ -139,10 +141,18 @@ final class RecoverySnapshots
         final int engineLength = engine.snapshot(buffer, offset + 4);
         buffer.putInt(offset, engineLength, ByteOrder.LITTLE_ENDIAN);
         offset += 4 + engineLength;
-        final int reports = output.heldReports();
-        buffer.putInt(offset, reports, ByteOrder.LITTLE_ENDIAN);
-        buffer.checkLimit(offset + 4 + reports * EngineOutput.REPORT_LENGTH + 4);
-        offset += 4 + output.copyHistory(buffer, offset + 4);
+        final ReportRoute[] routes = output.routes();
+        buffer.putInt(offset, routes.length, ByteOrder.LITTLE_ENDIAN);
+        offset += 4;
+        for (final ReportRoute route : routes)
+        {
+            final int reports = route.heldReports();
+            buffer.putInt(offset, route.origin(), ByteOrder.LITTLE_ENDIAN);
+            buffer.putLong(offset + 4, route.lastExecId(), ByteOrder.LITTLE_ENDIAN);
+            buffer.putInt(offset + 12, reports, ByteOrder.LITTLE_ENDIAN);
+            buffer.checkLimit(offset + 16 + reports * ReportRoute.REPORT_LENGTH + 4);
+            offset += 16 + route.copyHistory(buffer, offset + 16);
+        }
         buffer.putInt(offset, checksum(offset), ByteOrder.LITTLE_ENDIAN);
         final int length = offset + 4;
 
@@ -245,30 +255,58 @@ final class RecoverySnapshots
         {
             return null;
         }
-        final int count = buffer.getInt(24, ByteOrder.LITTLE_ENDIAN);
-        if (count < 0 || 28 + 8L * count + 4 > length - 4)
+        final int count = buffer.getInt(INSTRUMENTS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int sequencesOffset = INSTRUMENTS_OFFSET + 4;
+        if (count < 0 || sequencesOffset + 8L * count + 4 > length - 4)
         {
             return null;
         }
         final long[] sequences = new long[count];
         for (int i = 0; i < count; i++)
         {
-            sequences[i] = buffer.getLong(28 + 8 * i, ByteOrder.LITTLE_ENDIAN);
+            sequences[i] = buffer.getLong(sequencesOffset + 8 * i, ByteOrder.LITTLE_ENDIAN);
         }
-        final int engineOffset = 28 + 8 * count + 4;
+        final int engineOffset = sequencesOffset + 8 * count + 4;
         final int engineLength = buffer.getInt(engineOffset - 4, ByteOrder.LITTLE_ENDIAN);
         if (engineLength < 0 || (long)engineOffset + engineLength + 4 > length - 4)
         {
             return null;
         }
-        final int reportsOffset = engineOffset + engineLength + 4;
-        final int reportCount = buffer.getInt(reportsOffset - 4, ByteOrder.LITTLE_ENDIAN);
-        if (reportCount < 0 || reportsOffset + (long)reportCount * EngineOutput.REPORT_LENGTH != length - 4)
+        int offset = engineOffset + engineLength;
+        final int routeCount = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+        offset += 4;
+        if (routeCount < 1 || routeCount > EngineContext.Route.MAX_ORIGIN + 1 ||
+            offset + 16L * routeCount > length - 4)
         {
             return null;
         }
-        return new Loaded(file, buffer.getLong(8, ByteOrder.LITTLE_ENDIAN), buffer.getLong(16,
-            ByteOrder.LITTLE_ENDIAN), sequences, engineOffset, reportsOffset, reportCount);
+        final int[] origins = new int[routeCount];
+        final long[] lastExecIds = new long[routeCount];
+        final int[] reportsOffsets = new int[routeCount];
+        final int[] reportCounts = new int[routeCount];
+        for (int i = 0; i < routeCount; i++)
+        {
+            if ((long)offset + 16 > length - 4)
+            {
+                return null;
+            }
+            origins[i] = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+            lastExecIds[i] = buffer.getLong(offset + 4, ByteOrder.LITTLE_ENDIAN);
+            reportCounts[i] = buffer.getInt(offset + 12, ByteOrder.LITTLE_ENDIAN);
+            reportsOffsets[i] = offset + 16;
+            final long end = reportsOffsets[i] + (long)reportCounts[i] * ReportRoute.REPORT_LENGTH;
+            if (reportCounts[i] < 0 || end > length - 4 || lastExecIds[i] < reportCounts[i])
+            {
+                return null;
+            }
+            offset = (int)end;
+        }
+        if (offset != length - 4)
+        {
+            return null;
+        }
+        return new Loaded(file, buffer.getLong(8, ByteOrder.LITTLE_ENDIAN), sequences, engineOffset, origins,
+            lastExecIds, reportsOffsets, reportCounts);
     }
 
     private int checksum(final int length)

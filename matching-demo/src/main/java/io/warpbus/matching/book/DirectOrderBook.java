@@ -20,10 +20,10 @@ import io.warpbus.matching.ExecType;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.MatchingEventListener;
 import io.warpbus.matching.OrderType;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.SelfTradePrevention;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.TimeInForce;
+import io.warpbus.orderentry.RejectReason;
 
 import static io.warpbus.matching.book.OrderStore.NULL_SLOT;
 

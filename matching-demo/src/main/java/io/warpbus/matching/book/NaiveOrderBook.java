@@ -23,10 +23,10 @@ import io.warpbus.matching.ExecType;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.MatchingEventListener;
 import io.warpbus.matching.OrderType;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.SelfTradePrevention;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.TimeInForce;
+import io.warpbus.orderentry.RejectReason;
 
 /**
  * The reference book, written to be obviously correct rather than fast: each side is one list of order objects in

@@ -17,10 +17,10 @@ package io.warpbus.matching.engine;
 
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.OrderType;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.TimeInForce;
 import io.warpbus.matching.book.OrderBook;
+import io.warpbus.orderentry.RejectReason;
 
 /**
  * The engine's checks of a command before it reaches a book, as functions of what they look at, each returning

@@ -18,8 +18,8 @@ package io.warpbus.matching.engine;
 import io.warpbus.matching.BookAction;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.MatchingEventListener;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
+import io.warpbus.orderentry.RejectReason;
 import org.agrona.collections.Int2ObjectHashMap;
 
 /**

@@ -16,9 +16,9 @@
 package io.warpbus.matching.engine;
 
 import io.warpbus.matching.Instrument;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.Side;
+import io.warpbus.orderentry.RejectReason;
 
 /**
  * The per-account pre-trade checks and the price band arithmetic, as pure functions of their arguments.

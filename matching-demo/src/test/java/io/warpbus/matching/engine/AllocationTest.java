@@ -20,9 +20,9 @@ import java.util.Arrays;
 
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.Instrument;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.load.LoadGenerator;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.orderentry.RejectReason;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

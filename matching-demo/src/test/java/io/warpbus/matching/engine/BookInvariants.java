@@ -23,9 +23,9 @@ import java.util.TreeMap;
 import io.warpbus.matching.BookAction;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.MatchingEventListener;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.book.OrderBook;
+import io.warpbus.orderentry.RejectReason;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -18,10 +18,10 @@ package io.warpbus.matching.engine;
 import io.warpbus.matching.BookAction;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.MatchingEventListener;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
 import io.warpbus.matching.book.StateHash;
 import io.warpbus.matching.load.LoadGenerator;
+import io.warpbus.orderentry.RejectReason;
 
 /**
  * A listener that allocates nothing: counts events by kind and reason, folds every argument into a digest so two runs

@@ -21,8 +21,8 @@ import java.util.List;
 import io.warpbus.matching.BookAction;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.MatchingEventListener;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.Side;
+import io.warpbus.orderentry.RejectReason;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

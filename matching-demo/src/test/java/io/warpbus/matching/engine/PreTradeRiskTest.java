@@ -16,9 +16,9 @@
 package io.warpbus.matching.engine;
 
 import io.warpbus.matching.Instrument;
-import io.warpbus.matching.RejectReason;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.Side;
+import io.warpbus.orderentry.RejectReason;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,0 +1,236 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.demo.engine;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import io.warpbus.matching.Instrument;
+import io.warpbus.matching.RiskLimits;
+import io.warpbus.matching.engine.MatchingEngine;
+import org.agrona.CloseHelper;
+
+/**
+ * The engine service's event sourcing: the {@link CommandJournal} every inbound message is appended to before it is
+ * processed, the {@link RecoverySnapshots} written every interval, and the start-up that rebuilds the state from
+ * them (the newest whole snapshot, then the journal after it, replayed with the output muted).
+ * <p>
+ * A start refuses to go on under rules the journal was not written with: a snapshot of other instruments or risk
+ * limits, a snapshot or journal record of a route that is not configured any more. Without a journal directory it
+ * only defines the configured instruments and accounts.
+ */
+final class EngineRecovery implements AutoCloseable
+{
+    private final EngineContext context;
+    private final CommandJournal journal;
+    private final RecoverySnapshots snapshots;
+    private long recoveredSnapshotSequence = -1;
+    private long replayedMessages;
+
+    EngineRecovery(final EngineContext context)
+    {
+        this.context = context;
+        final Path directory = context.journalDirectory();
+        this.journal = null == directory ? null : new CommandJournal(directory);
+        RecoverySnapshots snapshots = null;
+        try
+        {
+            snapshots = null == journal ? null : new RecoverySnapshots(directory.resolve("engine-snapshots"));
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(journal);
+            throw ex;
+        }
+        this.snapshots = snapshots;
+    }
+
+    /**
+     * The journal, or null when not journaling.
+     *
+     * @return the journal.
+     */
+    CommandJournal journal()
+    {
+        return journal;
+    }
+
+    /**
+     * Bring the engine to the state of the journal: restore the newest snapshot (or define the configured
+     * instruments and accounts), then replay every journal record after it through the handler, muted.
+     *
+     * @param engine      the fresh engine.
+     * @param output      its output, whose routes receive exec ids and held reports.
+     * @param instruments the instrument table, whose market-data sequences are restored.
+     * @param handler     decodes and applies the journaled messages.
+     * @throws IllegalStateException naming the file and what does not fit, when the state cannot be rebuilt.
+     */
+    void recover(
+        final MatchingEngine engine,
+        final EngineOutput output,
+        final InstrumentTable instruments,
+        final OrderEntryHandler handler)
+    {
+        final RecoverySnapshots.Loaded loaded = null == snapshots ? null : snapshots.loadLatest();
+        if (null != loaded)
+        {
+            restore(loaded, engine, output, instruments);
+        }
+        else
+        {
+            define(engine);
+        }
+        if (null == journal)
+        {
+            return;
+        }
+        output.replaying(true);
+        try
+        {
+            replayedMessages = journal.replay(recoveredSnapshotSequence,
+                (sequence, sessionId, flags, publishedNs, receivedNs, buffer, offset, length) ->
+                {
+                    output.route(routeIndex(output, flags, "journal record " + sequence));
+                    handler.onMessage(buffer, offset, length, sessionId, sequence, receivedNs);
+                });
+        }
+        finally
+        {
+            output.replaying(false);
+        }
+    }
+
+    /**
+     * Write a recovery snapshot of the state now, unless one exists for the last journaled message.
+     *
+     * @return true if a snapshot was written.
+     */
+    boolean takeSnapshot(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
+    {
+        return null != journal && snapshots.write(engine, journal.lastSequence(), output, instruments);
+    }
+
+    long recoveredSnapshotSequence()
+    {
+        return recoveredSnapshotSequence;
+    }
+
+    long replayedMessages()
+    {
+        return replayedMessages;
+    }
+
+    long journalSequence()
+    {
+        return null == journal ? -1 : journal.lastSequence();
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietClose(journal);
+    }
+
+    private void define(final MatchingEngine engine)
+    {
+        for (final Instrument instrument : context.instruments())
+        {
+            engine.addInstrument(instrument);
+        }
+        for (final Map.Entry<Integer, RiskLimits> account : context.accounts().entrySet())
+        {
+            engine.addAccount(account.getKey(), account.getValue());
+        }
+    }
+
+    private void restore(
+        final RecoverySnapshots.Loaded loaded,
+        final MatchingEngine engine,
+        final EngineOutput output,
+        final InstrumentTable instruments)
+    {
+        engine.restore(snapshots.buffer(), loaded.engineOffset);
+        checkRestoredConfiguration(loaded.file, engine);
+        for (int i = 0; i < loaded.origins.length; i++)
+        {
+            final ReportRoute route = output.routes()[routeIndex(output, loaded.origins[i],
+                "recovery snapshot " + loaded.file)];
+            route.lastExecId(loaded.lastExecIds[i]);
+            route.restoreHistory(snapshots.buffer(), loaded.reportsOffsets[i], loaded.reportCounts[i]);
+        }
+        for (int i = 0; i < loaded.marketDataSequences.length; i++)
+        {
+            instruments.sequence(i, loaded.marketDataSequences[i]);
+        }
+        recoveredSnapshotSequence = loaded.journalSequence;
+    }
+
+    private static int routeIndex(final EngineOutput output, final int origin, final String what)
+    {
+        final int index = output.routeIndex(origin);
+        if (index < 0)
+        {
+            throw new IllegalStateException(what + " belongs to origin " + origin + ", which has no route in " +
+                "this configuration: start with the routes its journal was written under, or with an empty journal " +
+                "directory");
+        }
+        return index;
+    }
+
+    /**
+     * The state on disk was built with the instruments and accounts it carries; going on under others (a tick or lot
+     * size, a risk limit changed in the configuration) would apply the journal under rules it was not written with.
+     */
+    private void checkRestoredConfiguration(final Path file, final MatchingEngine engine)
+    {
+        final Instrument[] configured = context.instruments();
+        if (engine.instrumentCount() != configured.length)
+        {
+            throw configurationChanged(file, engine.instrumentCount() + " instruments", configured.length +
+                " instruments");
+        }
+        for (int i = 0; i < configured.length; i++)
+        {
+            if (!engine.instrumentAt(i).equals(configured[i]))
+            {
+                throw configurationChanged(file, engine.instrumentAt(i).toString(), configured[i].toString());
+            }
+        }
+        final Map<Integer, RiskLimits> accounts = context.accounts();
+        if (engine.accountCount() != accounts.size())
+        {
+            throw configurationChanged(file, engine.accountCount() + " accounts", accounts.size() + " accounts");
+        }
+        for (final Map.Entry<Integer, RiskLimits> account : accounts.entrySet())
+        {
+            final RiskLimits restored = engine.riskLimits(account.getKey());
+            if (!account.getValue().equals(restored))
+            {
+                throw configurationChanged(file, "account " + account.getKey() + " " +
+                    (null == restored ? "absent" : restored.toString()), "account " + account.getKey() + " " +
+                    account.getValue());
+            }
+        }
+    }
+
+    private static IllegalStateException configurationChanged(
+        final Path file, final String snapshot, final String configured)
+    {
+        return new IllegalStateException("recovery snapshot " + file + " holds " + snapshot +
+            " where the configuration has " + configured + ": start with the configuration its journal was " +
+            "written under, or with an empty journal directory");
+    }
+}

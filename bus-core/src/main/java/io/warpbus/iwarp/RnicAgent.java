@@ -39,8 +39,9 @@ import org.agrona.concurrent.NanoClock;
  */
 final class RnicAgent implements Agent
 {
+    /** How often listeners are polled and deadlines checked. */
+    static final long SLOW_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int COMMAND_LIMIT = 16;
-    private static final long SLOW_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long CLOSE_LINGER_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Rnic rnic;

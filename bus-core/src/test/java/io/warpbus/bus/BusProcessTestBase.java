@@ -15,6 +15,7 @@
  */
 package io.warpbus.bus;
 
+import io.warpbus.testing.ChildProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -388,7 +389,7 @@ abstract class BusProcessTestBase
         result.put("count", sent.group(1));
         result.put("checksum", sent.group(2));
         assertEquals(1, publisher.matches(Pattern.compile("DRAINED")).size(),
-            publisher.name + " did not see its subscribers drain the stream" + dumpAll());
+            publisher.name() + " did not see its subscribers drain the stream" + dumpAll());
         return result;
     }
 

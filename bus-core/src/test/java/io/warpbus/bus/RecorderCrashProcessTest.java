@@ -15,6 +15,7 @@
  */
 package io.warpbus.bus;
 
+import io.warpbus.testing.ChildProcess;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.bus;
+package io.warpbus.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,13 +35,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and error captured to files (read back for waits and for failure messages), standard input kept open as the
  * control channel (closing it tells the child the test is gone).
  */
-final class ChildProcess implements AutoCloseable
+public final class ChildProcess implements AutoCloseable
 {
     private static final int DUMP_LINES = 80;
 
-    final String name;
-    final Path stdout;
-    final Path stderr;
+    private final String name;
+    private final Path stdout;
+    private final Path stderr;
     private final Process process;
     private final OutputStream stdin;
     private final long startedNs = System.nanoTime();
@@ -57,8 +57,15 @@ final class ChildProcess implements AutoCloseable
 
     /**
      * Start {@code mainClass} with {@code args}, with extra JVM flags (system properties) before the class name.
+     *
+     * @param name         for files and messages.
+     * @param logDirectory where its output goes.
+     * @param jvmFlags     more JVM flags.
+     * @param mainClass    the class to run.
+     * @param args         its arguments.
+     * @return the started process.
      */
-    static ChildProcess start(
+    public static ChildProcess start(
         final String name, final Path logDirectory, final List<String> jvmFlags, final String mainClass,
         final List<String> args)
     {
@@ -91,7 +98,7 @@ final class ChildProcess implements AutoCloseable
     /**
      * Lines printed so far.
      */
-    List<String> lines()
+    public List<String> lines()
     {
         try
         {
@@ -106,7 +113,7 @@ final class ChildProcess implements AutoCloseable
     /**
      * Lines printed so far that match.
      */
-    List<Matcher> matches(final Pattern pattern)
+    public List<Matcher> matches(final Pattern pattern)
     {
         final List<Matcher> found = new ArrayList<>();
         for (final String line : lines())
@@ -125,7 +132,7 @@ final class ChildProcess implements AutoCloseable
      *
      * @return the match.
      */
-    Matcher await(final Pattern pattern, final int skip, final long timeoutMs, final Evidence evidence)
+    public Matcher await(final Pattern pattern, final int skip, final long timeoutMs, final Evidence evidence)
         throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -151,7 +158,8 @@ final class ChildProcess implements AutoCloseable
         }
     }
 
-    Matcher await(final Pattern pattern, final long timeoutMs, final Evidence evidence) throws InterruptedException
+    public Matcher await(final Pattern pattern, final long timeoutMs, final Evidence evidence)
+        throws InterruptedException
     {
         return await(pattern, 0, timeoutMs, evidence);
     }
@@ -159,7 +167,7 @@ final class ChildProcess implements AutoCloseable
     /**
      * Send a control line.
      */
-    void send(final String line)
+    public void send(final String line)
     {
         try
         {
@@ -177,7 +185,7 @@ final class ChildProcess implements AutoCloseable
      *
      * @return the exit code.
      */
-    int awaitExit(final long timeoutMs, final Evidence evidence) throws InterruptedException
+    public int awaitExit(final long timeoutMs, final Evidence evidence) throws InterruptedException
     {
         if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS))
         {
@@ -186,12 +194,12 @@ final class ChildProcess implements AutoCloseable
         return process.exitValue();
     }
 
-    boolean isAlive()
+    public boolean isAlive()
     {
         return process.isAlive();
     }
 
-    long pid()
+    public long pid()
     {
         return process.pid();
     }
@@ -199,10 +207,30 @@ final class ChildProcess implements AutoCloseable
     /**
      * kill -9, and wait until it is gone.
      */
-    void kill() throws InterruptedException
+    public void kill() throws InterruptedException
     {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The process's name.
+     *
+     * @return the name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * The file its standard output goes to.
+     *
+     * @return the path.
+     */
+    public Path stdout()
+    {
+        return stdout;
     }
 
     @Override
@@ -222,7 +250,7 @@ final class ChildProcess implements AutoCloseable
     /**
      * The tail of its output, for a failure message.
      */
-    String dump()
+    public String dump()
     {
         final StringBuilder builder = new StringBuilder();
         builder.append("\n---- ").append(name).append(" (pid ").append(process.pid()).append(", ")
@@ -259,7 +287,7 @@ final class ChildProcess implements AutoCloseable
     /**
      * Everything a failure message should show: the output of every child of the test.
      */
-    interface Evidence
+    public interface Evidence
     {
         /**
          * The dump.

@@ -1,0 +1,21 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * Micrometer meters over WarpBus's counters files: the counters in shared memory are the source of truth and these
+ * binders only read them, so the CLI ({@code warpbus stat}), dashboards and alerts see the same numbers. Framework
+ * free: any process with a {@code MeterRegistry} can bind them.
+ */
+package io.warpbus.metrics;

@@ -1,0 +1,99 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.metrics;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.warpbus.gateway.session.GatewayCounterDescriptor;
+import io.warpbus.gateway.session.GatewayCounters;
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * The gateway's own meters: each {@link GatewayCounterDescriptor} counter as the meter it names (a function counter,
+ * or a gauge for the session counts), read from the counters file the core writes; and the order round trip inside
+ * the gateway, from a client's request received to the engine's answer queued for it, as a timer with percentiles
+ * and a histogram ({@code warpbus.gateway.order.round.trip}).
+ */
+public final class GatewayMetrics implements MeterBinder
+{
+    private final GatewayCounters counters;
+    private volatile Timer roundTrip;
+
+    /**
+     * Meters over the gateway's counters.
+     *
+     * @param counters the counters.
+     */
+    public GatewayMetrics(final GatewayCounters counters)
+    {
+        this.counters = counters;
+    }
+
+    @Override
+    public void bindTo(final MeterRegistry registry)
+    {
+        for (final GatewayCounterDescriptor descriptor : GatewayCounterDescriptor.values())
+        {
+            final AtomicCounter counter = counters.get(descriptor);
+            final String[] tags = null == descriptor.tagKey() ? new String[0] :
+                new String[] { descriptor.tagKey(), descriptor.tagValue() };
+            if (descriptor.isGauge())
+            {
+                Gauge.builder(descriptor.meterName(), counter, AtomicCounter::get)
+                    .description(descriptor.label()).tags(tags).register(registry);
+            }
+            else
+            {
+                FunctionCounter.builder(descriptor.meterName(), counter, AtomicCounter::get)
+                    .description(descriptor.label()).tags(tags).register(registry);
+            }
+        }
+        roundTrip = Timer.builder("warpbus.gateway.order.round.trip")
+            .description("order request received to the engine's answer queued, inside the gateway")
+            .publishPercentiles(0.5, 0.9, 0.99, 0.999)
+            .publishPercentileHistogram()
+            .register(registry);
+    }
+
+    /**
+     * One order round trip; the session core's thread.
+     *
+     * @param nanos its duration.
+     */
+    public void onRoundTrip(final long nanos)
+    {
+        final Timer timer = roundTrip;
+        if (null != timer)
+        {
+            timer.record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * The round-trip timer, once bound.
+     *
+     * @return the timer, or null before binding.
+     */
+    public Timer roundTrip()
+    {
+        return roundTrip;
+    }
+}

@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.ws;
+
+import io.warpbus.gateway.config.AgentLifecycle;
+import io.warpbus.gateway.config.GatewayProperties;
+import io.warpbus.gateway.security.Authenticator;
+import io.warpbus.gateway.security.CredentialStore;
+import io.warpbus.gateway.session.ConnectionTable;
+import io.warpbus.gateway.session.GatewayCounters;
+import io.warpbus.gateway.session.InstrumentRegistry;
+import io.warpbus.gateway.session.SessionCore;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.socket.config.annotation.EnableWebSocket;
+import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
+import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
+
+/**
+ * The WebSocket adapter's wiring: the handler at {@code /ws}, the container's frame buffer (messages longer than
+ * it arrive as partial frames, assembled up to {@code max-message-bytes}), and the sender agent on its own thread.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebSocket
+class WebSocketConfiguration
+{
+    /** Path of the WebSocket endpoint. */
+    static final String PATH = "/ws";
+
+    @Bean
+    GatewayWebSocketHandler gatewayWebSocketHandler(final ConnectionTable connections, final SessionCore core,
+        final InstrumentRegistry instruments, final Authenticator authenticator, final GatewayCounters counters,
+        final GatewayProperties properties)
+    {
+        final WsRequestMapper mapper = new WsRequestMapper(core.commands(), instruments, authenticator,
+            SystemNanoClock.INSTANCE);
+        return new GatewayWebSocketHandler(connections, mapper, counters, SystemNanoClock.INSTANCE,
+            properties.sessions().maxMessageBytes());
+    }
+
+    @Bean
+    WebSocketConfigurer gatewayWebSocketConfigurer(final GatewayWebSocketHandler handler,
+        final GatewayProperties properties)
+    {
+        return (registry) ->
+        {
+            final String[] origins = properties.allowedOrigins().isEmpty() ? new String[] { "*" } :
+                properties.allowedOrigins().toArray(new String[0]);
+            registry.addHandler(handler, PATH).setAllowedOriginPatterns(origins);
+        };
+    }
+
+    @Bean
+    ServletServerContainerFactoryBean webSocketContainer(final GatewayProperties properties)
+    {
+        final ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
+        container.setMaxTextMessageBufferSize(Math.min(8192, properties.sessions().maxMessageBytes()));
+        container.setMaxBinaryMessageBufferSize(1024);
+        return container;
+    }
+
+    @Bean
+    AgentLifecycle webSocketSender(final ConnectionTable connections, final InstrumentRegistry instruments,
+        final CredentialStore credentials, final GatewayCounters counters)
+    {
+        return new AgentLifecycle(new WsSender(connections, new JsonEventEncoder(instruments,
+            credentials.directory())), new BackoffIdleStrategy(100, 10, 1_000, 200_000), counters,
+            AgentLifecycle.SENDER_PHASE);
+    }
+}

@@ -1,0 +1,235 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.ws;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import io.warpbus.gateway.session.Connection;
+import jakarta.websocket.SendResult;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.TextMessage;
+import org.springframework.web.socket.WebSocketSession;
+
+/**
+ * The WebSocket adapter's state of one client connection: the socket, its gateway {@link Connection} slot, the
+ * message being assembled from partial frames, and whether a send is in flight. Message handling for one socket is
+ * serialised by the container; sends happen on the sender's thread once the session core owns the connection.
+ */
+final class WsConnection
+{
+    private final WebSocketSession socket;
+    private final jakarta.websocket.Session nativeSocket;
+    private final String address;
+    private final String host;
+    private final StringBuilder partial = new StringBuilder();
+    private volatile boolean inFlight;
+    private volatile boolean closed;
+    private volatile boolean closeSent;
+    private Connection connection;
+    private boolean logonSubmitted;
+    private boolean oversize;
+    private int partialBytes;
+    private int preLogonErrors;
+
+    WsConnection(final WebSocketSession socket, final jakarta.websocket.Session nativeSocket, final String host,
+        final int port)
+    {
+        this.socket = socket;
+        this.nativeSocket = nativeSocket;
+        this.host = host;
+        this.address = host + ":" + port;
+    }
+
+    /**
+     * The client's address and port, as sessions show it.
+     *
+     * @return host:port.
+     */
+    String address()
+    {
+        return address;
+    }
+
+    /**
+     * The client's host, as logon throttling counts it.
+     *
+     * @return the host address.
+     */
+    String host()
+    {
+        return host;
+    }
+
+    Connection connection()
+    {
+        return connection;
+    }
+
+    void connection(final Connection connection)
+    {
+        this.connection = connection;
+    }
+
+    boolean isLogonSubmitted()
+    {
+        return logonSubmitted;
+    }
+
+    void logonSubmitted()
+    {
+        logonSubmitted = true;
+    }
+
+    int preLogonError()
+    {
+        return ++preLogonErrors;
+    }
+
+    boolean isInFlight()
+    {
+        return inFlight;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    void closed()
+    {
+        closed = true;
+        inFlight = false;
+    }
+
+    boolean isCloseSent()
+    {
+        return closeSent;
+    }
+
+    /**
+     * Add a partial frame; beyond the limit the rest of the message is counted, not kept.
+     *
+     * @param payload  the frame's text.
+     * @param maxBytes the most a message may have.
+     */
+    void append(final String payload, final int maxBytes)
+    {
+        partialBytes += payload.getBytes(StandardCharsets.UTF_8).length;
+        if (partialBytes > maxBytes)
+        {
+            oversize = true;
+            partial.setLength(0);
+            return;
+        }
+        partial.append(payload);
+    }
+
+    boolean isOversize()
+    {
+        return oversize;
+    }
+
+    int messageBytes()
+    {
+        return partialBytes;
+    }
+
+    /**
+     * Take the assembled message and start the next.
+     *
+     * @return the text.
+     */
+    String take()
+    {
+        final String text = partial.toString();
+        partial.setLength(0);
+        partialBytes = 0;
+        oversize = false;
+        return text;
+    }
+
+    /**
+     * Send now, on the calling thread: only before the session core owns the connection (refused logons).
+     *
+     * @param json the message.
+     */
+    void sendDirect(final String json)
+    {
+        try
+        {
+            socket.sendMessage(new TextMessage(json));
+        }
+        catch (final IOException | IllegalStateException ex)
+        {
+            closed();
+        }
+    }
+
+    /**
+     * Start an asynchronous send; the next one waits until it completes.
+     *
+     * @param json the message.
+     */
+    void sendAsync(final String json)
+    {
+        inFlight = true;
+        try
+        {
+            nativeSocket.getAsyncRemote().sendText(json, this::onSent);
+        }
+        catch (final RuntimeException ex)
+        {
+            closed();
+        }
+    }
+
+    private void onSent(final SendResult result)
+    {
+        if (!result.isOK())
+        {
+            closed();
+            return;
+        }
+        inFlight = false;
+    }
+
+    /**
+     * Close the socket with a code and a reason (cut to the 123 bytes WebSocket allows).
+     *
+     * @param code   close code.
+     * @param reason why.
+     */
+    void close(final int code, final String reason)
+    {
+        closeSent = true;
+        try
+        {
+            final String shortReason = null == reason ? "" : reason.length() > 120 ? reason.substring(0, 120) : reason;
+            socket.close(new CloseStatus(code, shortReason));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closed();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ws " + address + (null == connection ? "" : " " + connection);
+    }
+}

@@ -1,0 +1,107 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.ws;
+
+import io.warpbus.gateway.session.Connection;
+import io.warpbus.gateway.session.ConnectionTable;
+import io.warpbus.gateway.session.EventDescriptor;
+import io.warpbus.gateway.session.EventText;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.MessageHandler;
+
+/**
+ * Drains the WebSocket connections' outbound queues onto their sockets: one agent on its own thread, round-robin
+ * over the connections, one asynchronous send in flight per socket (the next waits for its completion), so that a
+ * slow socket only fills its own queue, which the session core then conflates or closes. It also carries out the
+ * core's close requests and gives retired connection slots back once nothing is in flight.
+ */
+final class WsSender implements Agent
+{
+    private final ConnectionTable connections;
+    private final JsonEventEncoder encoder;
+    private final MessageHandler handler = this::onEvent;
+    private WsConnection current;
+
+    WsSender(final ConnectionTable connections, final JsonEventEncoder encoder)
+    {
+        this.connections = connections;
+        this.encoder = encoder;
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        final ConnectionTable connections = this.connections;
+        for (int i = 0, capacity = connections.capacity(); i < capacity; i++)
+        {
+            final Connection connection = connections.get(i);
+            final int state = connection.state();
+            if (Connection.FREE == state || GatewayWebSocketHandler.ADAPTER_ID != connection.adapter())
+            {
+                continue;
+            }
+            final WsConnection socket = (WsConnection)connection.attachment();
+            if (Connection.RETIRED == state)
+            {
+                if (null == socket || !socket.isInFlight())
+                {
+                    connections.release(connection);
+                    work++;
+                }
+                continue;
+            }
+            if (null == socket || socket.isClosed() || socket.isCloseSent())
+            {
+                continue;
+            }
+            if (connection.isCloseRequested())
+            {
+                socket.close(connection.closeCode(), connection.closeReason());
+                work++;
+                continue;
+            }
+            if (!socket.isInFlight() && connection.outbound().size() > 0)
+            {
+                current = socket;
+                work += connection.outbound().read(handler, 1);
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "gateway-ws-sender";
+    }
+
+    private void onEvent(final int type, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (EventDescriptor.CLOSE == type)
+        {
+            current.close(buffer.getInt(offset + EventDescriptor.CODE_OFFSET),
+                EventText.get(buffer, offset + EventDescriptor.REASON_TEXT_OFFSET));
+            return;
+        }
+        final String json = encoder.encode(type, buffer, offset, length);
+        if (null != json)
+        {
+            current.sendAsync(json);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway;
+
+import java.nio.file.Path;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.bus.BusContext;
+import io.warpbus.demo.AppCounters;
+import io.warpbus.demo.engine.EngineContext;
+import io.warpbus.demo.engine.EngineService;
+import io.warpbus.iwarp.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * A real matching engine for the gateway's tests: the engine service on its own bus and thread in the test's JVM,
+ * with one route per gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
+ * engine's endpoint), market data on 1003 and snapshots on 1004.
+ */
+final class EngineFixture implements AutoCloseable
+{
+    final int enginePort = GatewayFixtures.freePort();
+    final int[] gatewayPorts;
+    private final Bus bus;
+    private final AppCounters counters;
+    private final EngineService service;
+    private final AgentRunner runner;
+
+    /**
+     * Start an engine for some gateways.
+     *
+     * @param dir      where its bus, counters and journal go.
+     * @param gateways how many gateways (origins 1 to n).
+     * @param journal  journal the engine (so it can be restarted), or not.
+     */
+    EngineFixture(final Path dir, final int gateways, final boolean journal)
+    {
+        gatewayPorts = new int[gateways];
+        for (int i = 0; i < gateways; i++)
+        {
+            gatewayPorts[i] = GatewayFixtures.freePort();
+        }
+        bus = Bus.launch(new BusContext().directory(dir.resolve("engine-bus")).name("engine")
+            .threadingMode(ThreadingMode.INVOKER));
+        counters = new AppCounters(dir.resolve("engine-app"));
+        final EngineContext context = new EngineContext()
+            .bus(bus)
+            .counters(counters)
+            .executionReportChannel(GatewayFixtures.channel(enginePort, 1002))
+            .marketDataChannel(marketData())
+            .snapshotChannel(snapshots())
+            .snapshotIntervalNs(200_000_000L)
+            .instruments(GatewayFixtures.instruments())
+            .journalDirectory(journal ? dir.resolve("engine-journal") : null);
+        for (int origin = 1; origin <= gateways; origin++)
+        {
+            context.route(origin, orderEntry(origin), reports(origin));
+        }
+        for (final long account : GatewayFixtures.ACCOUNTS)
+        {
+            context.account((int)account, GatewayFixtures.LIMITS);
+        }
+        service = new EngineService(context);
+        runner = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000, 100_000), Throwable::printStackTrace,
+            null, service);
+        AgentRunner.startOnThread(runner);
+    }
+
+    String orderEntry(final int origin)
+    {
+        return GatewayFixtures.channel(gatewayPorts[origin - 1], 1001);
+    }
+
+    String reports(final int origin)
+    {
+        return GatewayFixtures.channel(enginePort, 1010 + origin);
+    }
+
+    String marketData()
+    {
+        return GatewayFixtures.channel(enginePort, 1003);
+    }
+
+    String snapshots()
+    {
+        return GatewayFixtures.channel(enginePort, 1004);
+    }
+
+    /**
+     * The properties that point a gateway of an origin at this engine.
+     *
+     * @param origin of the gateway.
+     * @return {@code --warpbus.gateway...} arguments.
+     */
+    String[] gatewayArguments(final int origin)
+    {
+        return new String[] {
+            "--warpbus.gateway.origin=" + origin,
+            "--warpbus.gateway.channels.order-entry=" + orderEntry(origin),
+            "--warpbus.gateway.channels.execution-reports=" + reports(origin),
+            "--warpbus.gateway.channels.market-data=" + marketData(),
+            "--warpbus.gateway.channels.snapshots=" + snapshots(),
+        };
+    }
+
+    EngineService service()
+    {
+        return service;
+    }
+
+    @Override
+    public void close()
+    {
+        service.stopRetrying();
+        CloseHelper.quietCloseAll(runner, bus, counters);
+    }
+}

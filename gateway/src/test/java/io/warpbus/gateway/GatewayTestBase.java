@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * Base of the Spring Boot tests that run one gateway in the test's JVM against a real matching engine over the bus
+ * (an {@link EngineFixture} with one route), with the credentials of {@link GatewayFixtures}. Subclasses are
+ * {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} with {@code @DirtiesContext}, so every class gets a fresh
+ * gateway and engine.
+ */
+abstract class GatewayTestBase
+{
+    @TempDir
+    static Path dir;
+    static EngineFixture engine;
+
+    @LocalServerPort
+    int port;
+
+    /**
+     * The gateway's properties, pointing at a fresh engine; called once per class when Spring builds the context.
+     *
+     * @param registry Spring's registry.
+     */
+    static void gatewayProperties(final DynamicPropertyRegistry registry)
+    {
+        registry.add("warpbus.gateway.name", () -> "gateway-test");
+        registry.add("warpbus.gateway.bus-directory", () -> dir().resolve("gateway-bus").toString());
+        registry.add("warpbus.gateway.credentials-file", () -> GatewayFixtures.writeCredentials(dir()).toString());
+        registry.add("warpbus.gateway.journal.directory", () -> dir().resolve("gateway-journal").toString());
+        registry.add("warpbus.gateway.instruments.max-quantity.ACME", () -> "10000");
+        for (final String argument : engine().gatewayArguments(1))
+        {
+            final int equals = argument.indexOf('=');
+            registry.add(argument.substring(2, equals), () -> argument.substring(equals + 1));
+        }
+    }
+
+    static synchronized EngineFixture engine()
+    {
+        if (null == engine)
+        {
+            engine = new EngineFixture(dir(), 1, false);
+        }
+        return engine;
+    }
+
+    private static Path dir()
+    {
+        if (null == dir)
+        {
+            throw new IllegalStateException("@TempDir not injected yet");
+        }
+        return dir;
+    }
+
+    @AfterAll
+    static void closeEngine()
+    {
+        if (null != engine)
+        {
+            engine.close();
+            engine = null;
+        }
+    }
+
+    TestClient client()
+    {
+        return new TestClient(port);
+    }
+}

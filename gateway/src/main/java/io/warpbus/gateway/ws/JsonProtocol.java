@@ -79,8 +79,8 @@ final class JsonProtocol
     }
 
     private static final Map<String, Map<String, Field>> SPECS = specs();
-    private static final Map<String, Field> RESUME_FIELDS = fields(
-        new Field("token", Kind.STRING, true), new Field("fromSeq", Kind.INTEGER, true));
+    private static final Map<String, Field> RESUME_FIELDS = Map.of(
+        "token", new Field("token", Kind.STRING, true), "fromSeq", new Field("fromSeq", Kind.INTEGER, true));
 
     private final JsonFactory factory = JsonFactory.builder()
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)

@@ -106,7 +106,15 @@ public final class Rping
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err)
+    /**
+     * Run rping without exiting the JVM, as interop tests and embedding tools do.
+     *
+     * @param args rping's options.
+     * @param out  where ping data and debug output go.
+     * @param err  where failures and usage go.
+     * @return the exit code: 0, 22 for bad options, 255 on failure.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
         final Options options;
         try
@@ -394,9 +402,9 @@ public final class Rping
             long lastProgressNs = System.nanoTime();
             while (!machine.finished())
             {
-                int work = rnic.doWork();
-                final int completions = cq.poll(onCompletion, 16);
-                work += completions + rnic.connectionManager().poll(endpoint.events::add, 16);
+                // Events before completions: the event of a connection that ended carries the reason, the flushed
+                // completions that follow it do not.
+                int work = rnic.doWork() + rnic.connectionManager().poll(endpoint.events::add, 16);
                 for (final Iterator<ConnectionEvent> it = endpoint.events.iterator(); it.hasNext(); )
                 {
                     final ConnectionEvent event = it.next();
@@ -429,6 +437,8 @@ public final class Rping
                         machine.onConnectionEnded(peer + " " + describe(event));
                     }
                 }
+                final int completions = machine.finished() ? 0 : cq.poll(onCompletion, 16);
+                work += completions;
                 final long nowNs = System.nanoTime();
                 if (completions > 0)
                 {

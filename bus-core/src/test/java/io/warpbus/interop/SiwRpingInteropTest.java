@@ -44,6 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -172,9 +173,28 @@ class SiwRpingInteropTest
     void shouldPingSiwRpingServer(final String crc, final int size) throws Exception
     {
         use("default");
+        final String name = "siw-server-crc-" + crc + "-" + size;
+        final String stall = pingSiwRpingServer(name, crc, size);
+        if (null != stall)
+        {
+            // Seen about once in 60 runs under TCG: siw's rping server has the client's first Send (it reached
+            // RDMA_READ_ADV and posted its RDMA Read) but siw never puts the Read Request on the wire, and the
+            // capture shows nothing from siw after its ACK of that Send. That is siw's stall, not this engine's, so
+            // the case runs once more and must pass then.
+            System.out.println("siw stalled before its first RDMA Read Request, running " + name + " again: " + stall);
+            assertNull(pingSiwRpingServer(name + "-again", crc, size), "siw stalled twice in a row");
+        }
+    }
+
+    /**
+     * One run of our client against siw's rping server.
+     *
+     * @return null when it passed, or what siw's stall looked like (any other failure fails the test).
+     */
+    private static String pingSiwRpingServer(final String name, final String crc, final int size) throws Exception
+    {
         final int guestPort = nextGuestPort();
         final int hostPort = guest.hostPort(guestPort);
-        final String name = "siw-server-crc-" + crc + "-" + size;
         final WireCapture.Decoded wire;
         try (WireCapture capture = WireCapture.start(captures.resolve(name + ".pcap"), hostPort))
         {
@@ -185,16 +205,24 @@ class SiwRpingInteropTest
                 "-C", String.valueOf(PINGS), "-S", String.valueOf(size), "-V", "-v", "--crc", crc },
                 new PrintStream(out, true), new PrintStream(err, true));
             final SiwGuest.Result result = server.await(RUN_TIMEOUT);
-            assertEquals(0, exit, "our client: " + err.toString(StandardCharsets.UTF_8) + "\nsiw server: " + result);
+            wire = capture.stopAndDecode();
+            final String failure = err.toString(StandardCharsets.UTF_8);
+            if (0 != exit && failure.contains("timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done") &&
+                result.err().contains("wait for RDMA_READ_COMPLETE") && 0 == wire.count("read-request") &&
+                wire.problems().isEmpty() && 0 == wire.badCrc())
+            {
+                return failure.strip() + " / siw: " + result.err().strip().replace('\n', ' ') + " / " + wire;
+            }
+            assertEquals(0, exit, "our client: " + failure + "\nsiw server: " + result + "\n" + wire);
             assertSiwServerEnded(result);
             assertPings(out.toString(StandardCharsets.UTF_8));
-            wire = capture.stopAndDecode();
         }
         assertCleanWire(wire, "preferred".equals(crc), 2);
         assertEquals(PINGS, wire.count("read-request"), "one RDMA Read per ping, by siw: " + wire);
         assertEquals(PINGS + 1, wire.count("write"), "one RDMA Write per ping and our zero-length RTR: " + wire);
         assertEquals(4 * PINGS, wire.count("send"), "four 16-byte Sends per ping: " + wire);
         delete(wire);
+        return null;
     }
 
     /**

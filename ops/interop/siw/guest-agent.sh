@@ -11,6 +11,13 @@ set -u
 SHARE=/share
 mkdir -p "$SHARE/jobs" "$SHARE/run" "$SHARE/out"
 
+# Large TCP send buffers for siw's kernel sockets. Under TCG the qemu user network's window to the guest fills
+# often; siw then meets a full send buffer and waits for the socket's write-space callback to resume its send
+# queue, and that resume is now and then lost: the connection stalls with an FPDU half sent. With 4 MiB buffers
+# a 64 KiB ping never fills one.
+echo "4096 4194304 16777216" > /proc/sys/net/ipv4/tcp_wmem
+echo 16777216 > /proc/sys/net/core/wmem_max
+
 modprobe siw || { echo "modprobe siw failed" > "$SHARE/failed"; exit 1; }
 modprobe rdma_ucm
 modprobe ib_uverbs
@@ -23,6 +30,7 @@ rdma link add siw0 type siw netdev eth0 || { echo "rdma link add failed" > "$SHA
     done
     echo "siw=$(modinfo -F vermagic siw | cut -d' ' -f1) $(modinfo -F filename siw)"
     echo "link=$(rdma link show | tr '\n' ' ')"
+    echo "tcp_wmem=$(cat /proc/sys/net/ipv4/tcp_wmem)"
 } > "$SHARE/.ready"
 mv "$SHARE/.ready" "$SHARE/ready"
 

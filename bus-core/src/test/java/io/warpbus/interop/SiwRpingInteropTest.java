@@ -78,7 +78,8 @@ class SiwRpingInteropTest
     static void boot(final SiwGuest siwGuest) throws IOException
     {
         guest = siwGuest;
-        executor = Executors.newSingleThreadExecutor((runnable) -> new Thread(runnable, "rping-server"));
+        // A thread per server run, so a run that fails and leaves its server still waiting never holds up the next.
+        executor = Executors.newCachedThreadPool((runnable) -> new Thread(runnable, "rping-server"));
         captures = Files.createDirectories(Path.of("target", "siw-interop", "captures").toAbsolutePath());
     }
 

@@ -243,9 +243,10 @@ final class RpingSession
         {
             return;
         }
-        if (!client && State.AWAIT_START == state && 0 == messagesHeld && !sendInFlight && pings > 0)
+        if (!client && State.AWAIT_START == state && 0 == messagesHeld && pings > 0)
         {
-            // Between pings: the client is done. This is how an rping server run ends.
+            // Between pings: the client is done. This is how an rping server run ends, possibly before the
+            // completion of the last go ahead was polled: the client had it, or it would not have left.
             state = State.DONE;
             return;
         }

@@ -129,6 +129,25 @@ class RpingSessionTest
     }
 
     @Test
+    void shouldEndTheServerCleanlyWhenTheClientLeavesBeforeTheLastGoAheadCompletionIsPolled()
+    {
+        final RpingSession server = session(false, 0);
+        server.postFirstRecv();
+        deliverInfo(server, START_ADDRESS, START_STAG, SIZE);
+        Rping.fillPattern(rdma, SIZE, 0, 'A');
+        server.onCompletion(RpingSession.WR_READ, RDMA_READ, CompletionStatus.SUCCESS, SIZE);
+        server.onCompletion(RpingSession.WR_SEND, SEND, CompletionStatus.SUCCESS, 0);
+        deliverInfo(server, RDMA_ADDRESS, RDMA_STAG, SIZE);
+        server.onCompletion(RpingSession.WR_WRITE, RDMA_WRITE, CompletionStatus.SUCCESS, 0);
+
+        // The client got the second go ahead and disconnected before this side polled that SEND's completion.
+        server.onConnectionEnded("disconnected: closed by the peer");
+
+        assertTrue(server.succeeded(), String.valueOf(server.failure()));
+        assertEquals(1, server.pings());
+    }
+
+    @Test
     void shouldFailTheServerWhenTheClientLeavesBeforeItsFirstPing()
     {
         final RpingSession server = session(false, 0);

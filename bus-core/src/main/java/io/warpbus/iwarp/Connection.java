@@ -620,7 +620,7 @@ final class Connection
         queuePair.connection = this;
         negotiated = result;
         final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeReply(out.buffer, offset, result, settings.rtrTypes(), data));
+        commitFrame(offset, MpaNegotiation.encodeReply(out.buffer, offset, result, data));
         enterFullOperation(result.crc(), result.ird(), result.ord());
         receiver.expectFirstFpdu(result.peerToPeer() ? result.rtrType() : null);
         state = AWAIT_FIRST_FPDU;

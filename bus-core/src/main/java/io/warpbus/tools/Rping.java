@@ -19,16 +19,15 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.Access;
-import io.warpbus.iwarp.CompletionOpcode;
+import io.warpbus.iwarp.CompletionHandler;
 import io.warpbus.iwarp.CompletionQueue;
-import io.warpbus.iwarp.CompletionStatus;
 import io.warpbus.iwarp.ConnectionEvent;
 import io.warpbus.iwarp.ConnectionEventType;
 import io.warpbus.iwarp.ConnectionParameters;
@@ -40,7 +39,7 @@ import io.warpbus.iwarp.QueuePairAttributes;
 import io.warpbus.iwarp.Rnic;
 import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
-import io.warpbus.iwarp.WorkCompletion;
+import io.warpbus.iwarp.mpa.CrcPolicy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -52,6 +51,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * server RDMA-Reads the ping data from it and answers with a 16-byte "go ahead" Send; the client sends its sink
  * buffer's address; the server RDMA-Writes the data back into it and sends "go ahead" again; with {@code -V} the
  * client checks the two buffers match.
+ * <p>
+ * Each connection is an {@link RpingSession}: a state machine fed every completion and connection event in the
+ * order they come, so a peer that answers before this side has polled its own completion loses nothing. A server
+ * exits 0 when its client disconnects between pings, and 255 with the reason when the client left before its
+ * first ping (refused the MPA reply, for example) or in the middle of one.
  */
 public final class Rping
 {
@@ -62,7 +66,6 @@ public final class Rping
     static final int EXIT_OK = 0;
     static final int EXIT_USAGE = 22;
     static final int EXIT_FAILED = 255;
-    private static final int INFO_LENGTH = 16;
     private static final long WAIT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final Options options;
@@ -82,6 +85,8 @@ public final class Rping
         boolean validate;
         boolean persistent;
         boolean debug;
+        CrcPolicy crcPolicy;
+        int mpaRevision;
     }
 
     Rping(final Options options, final PrintStream out, final PrintStream err)
@@ -101,7 +106,15 @@ public final class Rping
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err)
+    /**
+     * Run rping without exiting the JVM, as interop tests and embedding tools do.
+     *
+     * @param args rping's options.
+     * @param out  where ping data and debug output go.
+     * @param err  where failures and usage go.
+     * @return the exit code: 0, 22 for bad options, 255 on failure.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
         final Options options;
         try
@@ -176,6 +189,17 @@ public final class Rping
                 case "-d":
                     options.debug = true;
                     break;
+                case "--crc":
+                    options.crcPolicy = crcPolicy(value(args, ++i, arg));
+                    break;
+                case "--mpa-revision":
+                    options.mpaRevision = number(args, ++i, arg);
+                    if (options.mpaRevision != 1 && options.mpaRevision != 2)
+                    {
+                        throw new IllegalArgumentException("Invalid MPA revision " + options.mpaRevision +
+                            " (1 or 2)");
+                    }
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown option '" + arg + "'");
             }
@@ -193,8 +217,8 @@ public final class Rping
 
     static void usage(final PrintStream err)
     {
-        err.println("usage: warpbus rping -s [-vVdP] [-S size] [-C count] [-a addr] [-p port]");
-        err.println("       warpbus rping -c [-vVd] [-S size] [-C count] -a addr [-p port]");
+        err.println("usage: warpbus rping -s [-vVdP] [-S size] [-C count] [-a addr] [-p port] [engine options]");
+        err.println("       warpbus rping -c [-vVd] [-S size] [-C count] -a addr [-p port] [engine options]");
         err.println("  -c          client side");
         err.println("  -s          server side (-P: persistent, keep accepting clients)");
         err.println("  -v          display ping data to stdout");
@@ -205,12 +229,22 @@ public final class Rping
         err.println("  -C count    number of pings (default 0: forever)");
         err.println("  -a addr     address (server default: all interfaces)");
         err.println("  -p port     port (default " + DEFAULT_PORT + ")");
+        err.println("  --crc required|preferred|off     MPA CRC policy (default: warpbus.rnic.crc.policy, preferred)");
+        err.println("  --mpa-revision 1|2               MPA revision to speak (default: warpbus.rnic.mpa.revision, 2)");
     }
 
     private int run()
     {
         final RnicContext context = new RnicContext().name("rping").threadingMode(ThreadingMode.INVOKER)
             .ird(1).ord(1);
+        if (null != options.crcPolicy)
+        {
+            context.crcPolicy(options.crcPolicy);
+        }
+        if (0 != options.mpaRevision)
+        {
+            context.mpaRevision(options.mpaRevision);
+        }
         try (Rnic rnic = Rnic.launch(context))
         {
             final Endpoint endpoint = new Endpoint(rnic, context.idleStrategy());
@@ -227,35 +261,41 @@ public final class Rping
             debug("listening on " + listener.localAddress());
             do
             {
-                final ConnectionEvent request = endpoint.awaitEvent(ConnectionEventType.CONNECT_REQUEST,
-                    Long.MAX_VALUE);
+                final ConnectionEvent request = endpoint.awaitConnectRequest();
                 debug("cma_event type CONNECT_REQUEST from " + request.remoteAddress());
                 final Session session = new Session(endpoint);
-                session.postRecv();
+                session.machine.postFirstRecv();
                 request.request().accept(session.qp, new ConnectionParameters().ird(1).ord(1));
-                session.awaitEstablished();
-                final int result = session.serve();
+                final String failure = session.run("the client at " + request.remoteAddress());
                 session.close();
-                if (EXIT_OK != result || !options.persistent)
+                if (null != failure)
                 {
-                    return result;
+                    err.println("rping server failed: " + failure);
+                    if (!options.persistent)
+                    {
+                        return EXIT_FAILED;
+                    }
                 }
             }
-            while (true);
+            while (options.persistent);
+            return EXIT_OK;
         }
     }
 
     private int runClient(final Endpoint endpoint)
     {
         final Session session = new Session(endpoint);
-        session.postRecv();
+        session.machine.postFirstRecv();
         final InetSocketAddress server = new InetSocketAddress(resolve(options.address), options.port);
         endpoint.rnic.connectionManager().connect(session.qp, server, new ConnectionParameters().ird(1).ord(1), null);
-        session.awaitEstablished();
-        debug("rdma_connect successful");
-        final int result = session.ping();
+        final String failure = session.run("the server at " + server);
         session.close();
-        return result;
+        if (null != failure)
+        {
+            err.println("rping client failed: " + failure);
+            return EXIT_FAILED;
+        }
+        return EXIT_OK;
     }
 
     private static InetAddress resolve(final String host)
@@ -278,12 +318,12 @@ public final class Rping
         }
     }
 
-    /** The engine, its events and an idle strategy for waiting, all on the calling thread. */
+    /** The engine, its connection events and an idle strategy for waiting, all on the calling thread. */
     private static final class Endpoint
     {
         final Rnic rnic;
         final IdleStrategy idle;
-        final List<ConnectionEvent> events = new ArrayList<>();
+        final ArrayDeque<ConnectionEvent> events = new ArrayDeque<>();
 
         Endpoint(final Rnic rnic, final IdleStrategy idle)
         {
@@ -291,41 +331,27 @@ public final class Rping
             this.idle = idle;
         }
 
-        ConnectionEvent awaitEvent(final ConnectionEventType type, final long timeoutNs)
+        ConnectionEvent awaitConnectRequest()
         {
-            final long deadline = timeoutNs == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNs;
             while (true)
             {
-                final ConnectionEvent event = takeEvent();
-                if (null != event)
+                final int work = rnic.doWork() + rnic.connectionManager().poll(events::add, 16);
+                for (final Iterator<ConnectionEvent> it = events.iterator(); it.hasNext(); )
                 {
-                    if (event.type() == type)
+                    final ConnectionEvent event = it.next();
+                    it.remove();
+                    if (ConnectionEventType.CONNECT_REQUEST == event.type())
                     {
                         return event;
                     }
-                    if (ConnectionEventType.CONNECT_REQUEST != event.type())
-                    {
-                        throw new IllegalStateException("cma event " + event.type() +
-                            (null != event.reason() ? ": " + event.reason() : ""));
-                    }
                 }
-                if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0)
-                {
-                    throw new IllegalStateException("timed out waiting for " + type);
-                }
-                idle.idle(rnic.doWork());
+                idle.idle(work);
             }
-        }
-
-        ConnectionEvent takeEvent()
-        {
-            rnic.connectionManager().poll(events::add, 16);
-            return events.isEmpty() ? null : events.remove(0);
         }
     }
 
-    /** One connection's queue pair, buffers and the rping exchange. */
-    private final class Session
+    /** One connection: its queue pair and buffers, and the {@link RpingSession} that runs the exchange on them. */
+    private final class Session implements RpingSession.Verbs
     {
         private final Endpoint endpoint;
         private final CompletionQueue cq;
@@ -333,9 +359,10 @@ public final class Rping
         private final MemoryRegion recvBuf;
         private final MemoryRegion sendBuf;
         private final MemoryRegion rdmaBuf;
-        private final MemoryRegion startBuf;
-        private final Completion completion = new Completion();
-        private boolean disconnected;
+        private final RpingSession machine;
+        private final CompletionHandler onCompletion;
+        private int remoteStag;
+        private long remoteAddress;
 
         Session(final Endpoint endpoint)
         {
@@ -345,195 +372,121 @@ public final class Rping
             cq = rnic.createCompletionQueue(32);
             qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq).sendQueueDepth(16)
                 .receiveQueueDepth(2));
-            recvBuf = pd.registerMemory(direct(INFO_LENGTH), Access.LOCAL_WRITE);
-            sendBuf = pd.registerMemory(direct(INFO_LENGTH), 0);
+            recvBuf = pd.registerMemory(direct(RpingSession.INFO_LENGTH), Access.LOCAL_WRITE);
+            sendBuf = pd.registerMemory(direct(RpingSession.INFO_LENGTH), 0);
             rdmaBuf = pd.registerMemory(direct(options.size), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            startBuf = options.client ? pd.registerMemory(direct(options.size), Access.REMOTE_READ) : null;
-        }
-
-        void postRecv()
-        {
-            check(qp.postRecv(1, recvBuf, 0, INFO_LENGTH), "post recv");
-        }
-
-        void awaitEstablished()
-        {
-            endpoint.awaitEvent(ConnectionEventType.ESTABLISHED, WAIT_TIMEOUT_NS);
-        }
-
-        int serve()
-        {
-            while (true)
+            final MemoryRegion startBuf = options.client ?
+                pd.registerMemory(direct(options.size), Access.REMOTE_READ) : null;
+            machine = new RpingSession(options, out, recvBuf.buffer(), sendBuf.buffer(),
+                new RpingSession.Region(rdmaBuf.buffer(), rdmaBuf.address(), rdmaBuf.stag()),
+                null == startBuf ? null :
+                    new RpingSession.Region(startBuf.buffer(), startBuf.address(), startBuf.stag()),
+                this);
+            onCompletion = (wc) ->
             {
-                if (!awaitCompletion(CompletionOpcode.RECV))
-                {
-                    return EXIT_OK;
-                }
-                final long remoteAddress = recvBuf.buffer().getLong(0, ByteOrder.BIG_ENDIAN);
-                final int remoteStag = recvBuf.buffer().getInt(8, ByteOrder.BIG_ENDIAN);
-                final int remoteLength = recvBuf.buffer().getInt(12, ByteOrder.BIG_ENDIAN);
-                debug("Received rkey " + Integer.toHexString(remoteStag) + " addr " + Long.toHexString(remoteAddress) +
-                    " len " + remoteLength + " from peer");
-                postRecv();
-                if (remoteLength < 0 || remoteLength > options.size)
-                {
-                    err.println("client ping of " + remoteLength + " bytes does not fit this server's " +
-                        options.size + "-byte buffer (-S)");
-                    return EXIT_FAILED;
-                }
-                check(qp.postRead(2, rdmaBuf, 0, remoteLength, remoteStag, remoteAddress, QueuePair.SIGNALED),
-                    "post read");
-                debug("server posted rdma read req");
-                if (!awaitCompletion(CompletionOpcode.RDMA_READ))
-                {
-                    return EXIT_FAILED;
-                }
-                if (options.verbose)
-                {
-                    out.println("server ping data: " + cString(rdmaBuf.buffer(), options.size));
-                }
-                sendInfo(0, 0, 0);
-                debug("server posted go ahead");
-
-                if (!awaitCompletion(CompletionOpcode.RECV))
-                {
-                    return EXIT_FAILED;
-                }
-                final long sinkAddress = recvBuf.buffer().getLong(0, ByteOrder.BIG_ENDIAN);
-                final int sinkStag = recvBuf.buffer().getInt(8, ByteOrder.BIG_ENDIAN);
-                final int sinkLength = recvBuf.buffer().getInt(12, ByteOrder.BIG_ENDIAN);
-                postRecv();
-                final int length = Math.min(strlen(rdmaBuf.buffer(), options.size) + 1, options.size);
-                if (length > sinkLength)
-                {
-                    err.println("client sink of " + sinkLength + " bytes is smaller than the " + length +
-                        "-byte ping");
-                    return EXIT_FAILED;
-                }
-                debug("rdma write from lkey " + Integer.toHexString(rdmaBuf.stag()) + " laddr " +
-                    Long.toHexString(rdmaBuf.address()) + " len " + length);
-                check(qp.postWrite(3, rdmaBuf, 0, length, sinkStag, sinkAddress, QueuePair.SIGNALED), "post write");
-                if (!awaitCompletion(CompletionOpcode.RDMA_WRITE))
-                {
-                    return EXIT_FAILED;
-                }
-                sendInfo(0, 0, 0);
-                debug("server posted go ahead");
-            }
-        }
-
-        int ping()
-        {
-            int start = 'A';
-            for (int ping = 0; 0 == options.count || ping < options.count; ping++)
-            {
-                fillPattern(startBuf.buffer(), options.size, ping, start);
-                start = start >= 'z' ? 'A' : start + 1;
-
-                sendInfo(startBuf.address(), startBuf.stag(), options.size);
-                if (!awaitCompletion(CompletionOpcode.RECV))
-                {
-                    err.println("wait for RDMA_WRITE_ADV state: " + disconnectReason());
-                    return EXIT_FAILED;
-                }
-                postRecv();
-                sendInfo(rdmaBuf.address(), rdmaBuf.stag(), options.size);
-                if (!awaitCompletion(CompletionOpcode.RECV))
-                {
-                    err.println("wait for RDMA_WRITE_COMPLETE state: " + disconnectReason());
-                    return EXIT_FAILED;
-                }
-                postRecv();
-                if (options.validate)
-                {
-                    for (int i = 0; i < options.size; i++)
-                    {
-                        if (startBuf.buffer().getByte(i) != rdmaBuf.buffer().getByte(i))
-                        {
-                            err.println("data mismatch!");
-                            return EXIT_FAILED;
-                        }
-                    }
-                }
-                if (options.verbose)
-                {
-                    out.println("ping data: " + cString(rdmaBuf.buffer(), options.size));
-                }
-                rdmaBuf.buffer().setMemory(0, options.size, (byte)0);
-            }
-            return EXIT_OK;
-        }
-
-        private void sendInfo(final long address, final int stag, final int length)
-        {
-            final UnsafeBuffer info = sendBuf.buffer();
-            info.putLong(0, address, ByteOrder.BIG_ENDIAN);
-            info.putInt(8, stag, ByteOrder.BIG_ENDIAN);
-            info.putInt(12, length, ByteOrder.BIG_ENDIAN);
-            check(qp.postSend(4, sendBuf, 0, INFO_LENGTH, QueuePair.SIGNALED), "post send");
-            if (!awaitCompletion(CompletionOpcode.SEND))
-            {
-                throw new IllegalStateException("send failed: " + disconnectReason());
-            }
-            debug("send completion");
+                debug(wc.opcode().name().toLowerCase().replace('_', ' ') + " completion " + wc.status());
+                machine.onCompletion(wc.workRequestId(), wc.opcode(), wc.status(), wc.byteLength());
+            };
         }
 
         /**
-         * Wait for a completion of the given kind.
+         * Wait for the connection, then run the exchange until it ends.
          *
-         * @return false when the peer disconnected first.
+         * @param peer the peer, for messages.
+         * @return null on success, else why it failed.
          */
-        private boolean awaitCompletion(final CompletionOpcode opcode)
+        String run(final String peer)
         {
-            final long deadline = System.nanoTime() + WAIT_TIMEOUT_NS;
-            while (true)
+            final Rnic rnic = endpoint.rnic;
+            boolean established = false;
+            long lastProgressNs = System.nanoTime();
+            while (!machine.finished())
             {
-                if (cq.poll(completion, 1) > 0)
+                // Events before completions: the event of a connection that ended carries the reason, the flushed
+                // completions that follow it do not.
+                int work = rnic.doWork() + rnic.connectionManager().poll(endpoint.events::add, 16);
+                for (final Iterator<ConnectionEvent> it = endpoint.events.iterator(); it.hasNext(); )
                 {
-                    if (CompletionStatus.SUCCESS != completion.status)
+                    final ConnectionEvent event = it.next();
+                    if (event.queuePair() != qp)
                     {
-                        if (CompletionStatus.WORK_REQUEST_FLUSHED == completion.status)
+                        if (ConnectionEventType.CONNECT_REQUEST == event.type() && !options.persistent)
                         {
-                            disconnected = true;
-                            return false;
+                            it.remove();
+                            event.request().reject("rping server is busy with another client"
+                                .getBytes(StandardCharsets.US_ASCII));
                         }
-                        throw new IllegalStateException("cq completion failed status " + completion.status +
-                            (null != qp.errorReason() ? ": " + qp.errorReason() : ""));
+                        continue;
                     }
-                    if (CompletionOpcode.RECV == completion.opcode && INFO_LENGTH != completion.byteLength)
-                    {
-                        throw new IllegalStateException("Received bogus data, size " + completion.byteLength);
-                    }
-                    debug(completion.opcode.name().toLowerCase().replace('_', ' ') + " completion");
-                    if (completion.opcode == opcode)
-                    {
-                        return true;
-                    }
-                    continue;
-                }
-                final ConnectionEvent event = endpoint.takeEvent();
-                if (null != event)
-                {
+                    it.remove();
                     debug("cma_event type " + event.type() + (null != event.reason() ? ": " + event.reason() : ""));
-                    if (ConnectionEventType.DISCONNECTED == event.type())
+                    if (ConnectionEventType.ESTABLISHED == event.type())
                     {
-                        debug((options.server ? "server" : "client") + " DISCONNECT EVENT...");
-                        disconnected = true;
-                        return false;
+                        established = true;
+                        lastProgressNs = System.nanoTime();
+                        debug(options.client ? "rdma_connect successful" : "accepted " + event.remoteAddress());
+                        machine.onEstablished();
+                    }
+                    else if (!established)
+                    {
+                        return "cma event " + event.type() + " from " + peer +
+                            (null != event.reason() ? ": " + event.reason() : "");
+                    }
+                    else
+                    {
+                        machine.onConnectionEnded(peer + " " + describe(event));
                     }
                 }
-                if (System.nanoTime() - deadline > 0)
+                final int completions = machine.finished() ? 0 : cq.poll(onCompletion, 16);
+                work += completions;
+                final long nowNs = System.nanoTime();
+                if (completions > 0)
                 {
-                    throw new IllegalStateException("timed out waiting for " + opcode + " completion");
+                    lastProgressNs = nowNs;
                 }
-                endpoint.idle.idle(endpoint.rnic.doWork());
+                else if (nowNs - lastProgressNs - WAIT_TIMEOUT_NS > 0 && !machine.finished())
+                {
+                    return "timed out after " + TimeUnit.NANOSECONDS.toSeconds(WAIT_TIMEOUT_NS) + " s " +
+                        (established ? "waiting in state " + machine.waitingFor() : "connecting to " + peer);
+                }
+                endpoint.idle.idle(work);
             }
+            return machine.succeeded() ? null : machine.failure() +
+                (null != qp.errorReason() && !machine.failure().contains(qp.errorReason()) ?
+                " (" + qp.errorReason() + ")" : "");
         }
 
-        private String disconnectReason()
+        @Override
+        public int postRecv()
         {
-            return disconnected ? "peer disconnected" + (null != qp.errorReason() ? ": " + qp.errorReason() : "") :
-                String.valueOf(qp.errorReason());
+            return qp.postRecv(RpingSession.WR_RECV, recvBuf, 0, RpingSession.INFO_LENGTH);
+        }
+
+        @Override
+        public int postSend()
+        {
+            debug("posted send");
+            return qp.postSend(RpingSession.WR_SEND, sendBuf, 0, RpingSession.INFO_LENGTH, QueuePair.SIGNALED);
+        }
+
+        @Override
+        public int postRead(final int length, final int stag, final long address)
+        {
+            remoteStag = stag;
+            remoteAddress = address;
+            debug("Received rkey " + Integer.toHexString(stag) + " addr " + Long.toHexString(address) + " len " +
+                length + " from peer; posted rdma read");
+            return qp.postRead(RpingSession.WR_READ, rdmaBuf, 0, length, stag, address, QueuePair.SIGNALED);
+        }
+
+        @Override
+        public int postWrite(final int length, final int stag, final long address)
+        {
+            debug("rdma write from lkey " + Integer.toHexString(rdmaBuf.stag()) + " laddr " +
+                Long.toHexString(rdmaBuf.address()) + " len " + length + " to rkey " + Integer.toHexString(stag) +
+                " (read from rkey " + Integer.toHexString(remoteStag) + " addr " + Long.toHexString(remoteAddress) +
+                ")");
+            return qp.postWrite(RpingSession.WR_WRITE, rdmaBuf, 0, length, stag, address, QueuePair.SIGNALED);
         }
 
         void close()
@@ -544,27 +497,23 @@ public final class Rping
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (!qp.state().isFinal() && System.nanoTime() - deadline < 0)
                 {
-                    endpoint.idle.idle(endpoint.rnic.doWork());
+                    endpoint.idle.idle(endpoint.rnic.doWork() + cq.poll((wc) -> { }, 16));
                 }
             }
-            endpoint.takeEvent();
+            endpoint.rnic.connectionManager().poll(endpoint.events::add, 16);
+            endpoint.events.removeIf((event) -> event.queuePair() == qp);
         }
     }
 
-    /** The last polled completion, copied. */
-    private static final class Completion implements io.warpbus.iwarp.CompletionHandler
+    private static String describe(final ConnectionEvent event)
     {
-        CompletionOpcode opcode;
-        CompletionStatus status;
-        int byteLength;
-
-        @Override
-        public void onCompletion(final WorkCompletion wc)
+        if (null != event.terminateError())
         {
-            opcode = wc.opcode();
-            status = wc.status();
-            byteLength = wc.byteLength();
+            return (event.terminateByPeer() ? "sent a Terminate: " : "was sent a Terminate: ") +
+                event.terminateError() + (null != event.reason() ? " (" + event.reason() + ")" : "");
         }
+        return (ConnectionEventType.DISCONNECTED == event.type() ? "disconnected" : event.type().name()) +
+            (null != event.reason() ? ": " + event.reason() : "");
     }
 
     /**
@@ -607,11 +556,15 @@ public final class Rping
         return new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(length));
     }
 
-    private static void check(final int result, final String what)
+    private static CrcPolicy crcPolicy(final String value)
     {
-        if (QueuePair.POSTED != result)
+        try
         {
-            throw new IllegalStateException(what + " error " + result);
+            return CrcPolicy.valueOf(value.toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("option --crc needs required, preferred or off, not '" + value + "'");
         }
     }
 

@@ -34,9 +34,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A hand-driven iWARP peer over a plain blocking socket: it sends exactly the bytes a test builds, malformed or
- * not, and reads back what the engine sends.
+ * not, and reads back what the engine sends. Public so that tests of the tools can play a peer too.
  */
-final class RawPeer implements AutoCloseable
+public final class RawPeer implements AutoCloseable
 {
     private final Socket socket;
     private final InputStream in;
@@ -49,7 +49,7 @@ final class RawPeer implements AutoCloseable
     int readMsn = 1;
     byte[] lastTerminate;
 
-    RawPeer(final InetSocketAddress address) throws IOException
+    public RawPeer(final InetSocketAddress address) throws IOException
     {
         socket = new Socket();
         socket.connect(address, 5000);
@@ -59,7 +59,7 @@ final class RawPeer implements AutoCloseable
         out = socket.getOutputStream();
     }
 
-    void sendRaw(final byte[] bytes) throws IOException
+    public void sendRaw(final byte[] bytes) throws IOException
     {
         out.write(bytes);
         out.flush();
@@ -68,7 +68,7 @@ final class RawPeer implements AutoCloseable
     /**
      * Send an MPA request: rev 2 with CRC, peer-to-peer with a zero-length write RTR, IRD/ORD as given.
      */
-    void sendRequest(final int ird, final int ord, final byte[] privateData) throws IOException
+    public void sendRequest(final int ird, final int ord, final byte[] privateData) throws IOException
     {
         final int length = MpaFrameFlyweight.encode(buffer, 0, MpaFrameFlyweight.Kind.REQUEST,
             crcEnabled ? MpaFrameFlyweight.FLAG_CRC : 0, 2, true,
@@ -81,7 +81,7 @@ final class RawPeer implements AutoCloseable
      *
      * @return the reply frame bytes.
      */
-    byte[] readReply() throws IOException
+    public byte[] readReply() throws IOException
     {
         final byte[] header = readFully(MpaFrameFlyweight.HEADER_LENGTH);
         final UnsafeBuffer view = new UnsafeBuffer(header);
@@ -93,7 +93,7 @@ final class RawPeer implements AutoCloseable
     }
 
     /** Send the zero-length RDMA Write that serves as the RTR. */
-    void sendWriteRtr() throws IOException
+    public void sendWriteRtr() throws IOException
     {
         sendTagged(RdmapOpcode.WRITE, 0, 0L, new byte[0], true);
     }
@@ -115,7 +115,7 @@ final class RawPeer implements AutoCloseable
         sendRaw(taggedFpdu(ddpVersion, rdmapControl, stag, taggedOffset, payload, last));
     }
 
-    byte[] taggedFpdu(
+    public byte[] taggedFpdu(
         final int ddpVersion,
         final int rdmapControl,
         final int stag,
@@ -142,7 +142,7 @@ final class RawPeer implements AutoCloseable
             payload, last));
     }
 
-    byte[] untaggedFpdu(
+    public byte[] untaggedFpdu(
         final int ddpVersion,
         final int rdmapControl,
         final int rsvdUlp32,
@@ -158,10 +158,21 @@ final class RawPeer implements AutoCloseable
         return frame(DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + payload.length);
     }
 
-    void sendSend(final byte[] payload) throws IOException
+    public void sendSend(final byte[] payload) throws IOException
     {
-        sendUntagged(RdmapOpcode.control(RdmapOpcode.SEND), 0, DdpHeaderFlyweight.QN_SEND, sendMsn++, 0, payload,
-            true);
+        sendRaw(sendFpdu(payload));
+    }
+
+    /**
+     * Frame a whole Send message in one FPDU, with the next MSN of the Send queue.
+     *
+     * @param payload the message.
+     * @return the FPDU's bytes.
+     */
+    public byte[] sendFpdu(final byte[] payload)
+    {
+        return untaggedFpdu(DdpHeaderFlyweight.VERSION, RdmapOpcode.control(RdmapOpcode.SEND), 0,
+            DdpHeaderFlyweight.QN_SEND, sendMsn++, 0, payload, true);
     }
 
     byte[] readRequestFpdu(
@@ -186,7 +197,7 @@ final class RawPeer implements AutoCloseable
      *
      * @return the ULPDU.
      */
-    byte[] readFpdu() throws IOException
+    public byte[] readFpdu() throws IOException
     {
         final byte[] lengthField = readFully(2);
         final int ulpduLength = ((lengthField[0] & 0xFF) << 8) | (lengthField[1] & 0xFF);
@@ -242,7 +253,7 @@ final class RawPeer implements AutoCloseable
      *
      * @return true when end of stream was seen within the socket timeout.
      */
-    boolean awaitClosed() throws IOException
+    public boolean awaitClosed() throws IOException
     {
         final byte[] sink = new byte[4096];
         try
@@ -265,7 +276,7 @@ final class RawPeer implements AutoCloseable
         }
     }
 
-    void shutdownOutput() throws IOException
+    public void shutdownOutput() throws IOException
     {
         socket.shutdownOutput();
     }

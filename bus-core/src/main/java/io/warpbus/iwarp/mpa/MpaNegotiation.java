@@ -146,12 +146,14 @@ public final class MpaNegotiation
     }
 
     /**
-     * Encode an accepting Reply.
+     * Encode an accepting Reply. In the peer-to-peer model it names one ready-to-receive type, the one this side
+     * expects as the initiator's first FPDU (RFC 6581 section 9): chosen from the types the Request offered, never
+     * a type the initiator did not offer, unless none of them is one this side accepts (then the initiator ends the
+     * connection with a Terminate, "no matching RTR option").
      *
      * @param buffer          to write into.
      * @param offset          where the frame starts.
      * @param negotiated      from {@link #negotiateAsResponder}.
-     * @param rtrTypes        mask of RTR types to advertise (the chosen one at least).
      * @param applicationData private data for the initiator's application.
      * @return frame length.
      */
@@ -159,14 +161,13 @@ public final class MpaNegotiation
         final MutableDirectBuffer buffer,
         final int offset,
         final NegotiatedParameters negotiated,
-        final int rtrTypes,
         final byte[] applicationData)
     {
         int irdWord = 0;
         int ordWord = 0;
         if (negotiated.enhanced())
         {
-            final int advertised = negotiated.peerToPeer() ? rtrTypes | negotiated.rtrType().bit() : 0;
+            final int advertised = negotiated.peerToPeer() ? negotiated.rtrType().bit() : 0;
             irdWord = (negotiated.peerToPeer() ? ENHANCED_PEER_TO_PEER : 0) |
                 ((advertised & RtrType.SEND.bit()) != 0 ? ENHANCED_RTR_SEND : 0) |
                 (IRD_ORD_NO_NEGOTIATION == negotiated.peerOrd() ? IRD_ORD_NO_NEGOTIATION : negotiated.ird());

@@ -147,7 +147,8 @@ class MpaNegotiationTest
         assertEquals(
             new NegotiatedParameters(false, 2, true, true, true, RtrType.WRITE, 8, 4, 4, 8, NO_DATA),
             responderResult);
-        assertArrayEquals(hex(REPLY_KEY + "50 02 00 04 c0 08 c0 04"), bytes(replyBuffer, 0, 24));
+        // The chosen type only: A=1, B=0, IRD 8 | C=1 (Write), D=0, ORD 4.
+        assertArrayEquals(hex(REPLY_KEY + "50 02 00 04 80 08 80 04"), bytes(replyBuffer, 0, 24));
         assertEquals(
             new NegotiatedParameters(true, 2, true, true, true, RtrType.WRITE, 4, 8, 8, 4, NO_DATA),
             initiatorResult);
@@ -160,7 +161,7 @@ class MpaNegotiationTest
         MpaNegotiation.encodeRequest(requestBuffer, 0, settings, hex("01 02 03"));
         final NegotiatedParameters responderResult =
             MpaNegotiation.negotiateAsResponder(request.wrap(requestBuffer, 0), settings);
-        MpaNegotiation.encodeReply(replyBuffer, 0, responderResult, RtrType.ALL, hex("0a 0b"));
+        MpaNegotiation.encodeReply(replyBuffer, 0, responderResult, hex("0a 0b"));
 
         final NegotiatedParameters initiatorResult =
             MpaNegotiation.negotiateAsInitiator(reply.wrap(replyBuffer, 0), settings);
@@ -264,7 +265,7 @@ class MpaNegotiationTest
         final NegotiatedParameters result = MpaNegotiation.negotiateAsResponder(
             request.wrap(requestBuffer, 0), settings(CrcPolicy.PREFERRED, 2, 2, 8, 64, WRITE));
 
-        MpaNegotiation.encodeReply(replyBuffer, 0, result, WRITE, NO_DATA);
+        MpaNegotiation.encodeReply(replyBuffer, 0, result, NO_DATA);
 
         assertEquals(new NegotiatedParameters(false, 2, true, true, true, RtrType.WRITE, 2, 4, 4, NONE, NO_DATA),
             result);
@@ -278,7 +279,7 @@ class MpaNegotiationTest
         final NegotiatedParameters result = MpaNegotiation.negotiateAsResponder(
             request.wrap(requestBuffer, 0), settings(CrcPolicy.PREFERRED, 2, 1, 8, 4, WRITE));
 
-        MpaNegotiation.encodeReply(replyBuffer, 0, result, WRITE, NO_DATA);
+        MpaNegotiation.encodeReply(replyBuffer, 0, result, NO_DATA);
 
         assertEquals(new NegotiatedParameters(false, 2, true, true, true, RtrType.WRITE, 2, 8, NONE, 2, NO_DATA),
             result);
@@ -358,15 +359,33 @@ class MpaNegotiationTest
     }
 
     @Test
-    void shouldAdvertiseEverySupportedRtrTypeInReply()
+    void shouldNameOnlyTheChosenRtrTypeInReply()
     {
         final MpaSettings initiator = settings(CrcPolicy.PREFERRED, 2, 4, 4, 4, READ);
 
         final NegotiatedParameters result = respond(initiator, settings(CrcPolicy.PREFERRED, 2, 4, 4, 4, WRITE | READ));
 
         assertEquals(RtrType.READ, result.rtrType());
-        // A=1, B=0, IRD 4 | C=1, D=1, ORD 4.
-        assertArrayEquals(hex("80 04 c0 04"), bytes(replyBuffer, 20, 4));
+        // A=1, B=0, IRD 4 | C=0, D=1, ORD 4: not Write, which the initiator did not offer.
+        assertArrayEquals(hex("80 04 40 04"), bytes(replyBuffer, 20, 4));
+    }
+
+    @Test
+    void shouldNotAdvertiseSendToAnInitiatorOfferingWriteAndReadAsLinuxSiwDoes()
+    {
+        // siw with peer_to_peer set: rev 2, CRC off, A=1, IRD 1 | C=1, D=1 (rtr_type = Read | Write), ORD 1.
+        requestBuffer.putBytes(0, hex(REQUEST_KEY + "10 02 00 04 80 01 c0 01"));
+        final NegotiatedParameters result = MpaNegotiation.negotiateAsResponder(
+            request.wrap(requestBuffer, 0), settings(CrcPolicy.PREFERRED, 2, 1, 1, 1, RtrType.ALL));
+
+        MpaNegotiation.encodeReply(replyBuffer, 0, result, NO_DATA);
+
+        assertEquals(RtrType.WRITE, result.rtrType());
+        // A=1, B=0 (no Send), IRD 1 | C=1, D=0, ORD 1.
+        assertArrayEquals(hex(REPLY_KEY + "10 02 00 04 80 01 80 01"), bytes(replyBuffer, 0, 24));
+        reply.wrap(replyBuffer, 0);
+        assertEquals(RtrType.WRITE.bit(), MpaNegotiation.offeredRtrTypes(reply.enhancedIrdWord(),
+            reply.enhancedOrdWord()), "exactly one type, and one the initiator offered");
     }
 
     @Test
@@ -452,7 +471,7 @@ class MpaNegotiationTest
         final NegotiatedParameters result = MpaNegotiation.negotiateAsResponder(
             request.wrap(requestBuffer, 0), settings(CrcPolicy.PREFERRED, 2, 4, 4, 4, RtrType.ALL));
 
-        MpaNegotiation.encodeReply(replyBuffer, 0, result, RtrType.ALL, NO_DATA);
+        MpaNegotiation.encodeReply(replyBuffer, 0, result, NO_DATA);
 
         assertEquals(new NegotiatedParameters(false, 2, true, true, false, null, 4, 4, 4, 4, NO_DATA), result);
         assertArrayEquals(hex("50 02 00 04 00 04 00 04"), bytes(replyBuffer, 16, 8));
@@ -609,7 +628,7 @@ class MpaNegotiationTest
         MpaNegotiation.encodeRequest(requestBuffer, 0, initiator, NO_DATA);
         final NegotiatedParameters result =
             MpaNegotiation.negotiateAsResponder(request.wrap(requestBuffer, 0), responder);
-        MpaNegotiation.encodeReply(replyBuffer, 0, result, responder.rtrTypes(), NO_DATA);
+        MpaNegotiation.encodeReply(replyBuffer, 0, result, NO_DATA);
         reply.wrap(replyBuffer, 0);
         return result;
     }

@@ -189,20 +189,6 @@ class SessionTest extends GatewayTestBase
         {
             client.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
                 "\"token\":\"" + token + "\",\"fromSeq\":2}}");
-            try
-            {
-                client.awaitType("logonRejected");
-            }
-            catch (final AssertionError ex)
-            {
-                throw new AssertionError(ex.getMessage() + " resume failures " +
-                    counters.value(GatewayCounterDescriptor.LOGON_FAILED_RESUME) + " logons " +
-                    counters.value(GatewayCounterDescriptor.LOGONS) + " out " +
-                    counters.value(GatewayCounterDescriptor.MESSAGES_OUT) + " in " +
-                    counters.value(GatewayCounterDescriptor.MESSAGES_IN) + " errors " +
-                    counters.value(GatewayCounterDescriptor.ERRORS) + " protocol " +
-                    counters.value(GatewayCounterDescriptor.PROTOCOL_ERRORS) + " closed " + client.isClosed());
-            }
             final JsonNode refused = client.awaitType("logonRejected");
             assertEquals("cannot resume: unknown, ended or expired session", refused.path("reason").asString());
         }
@@ -220,14 +206,14 @@ class SessionTest extends GatewayTestBase
             try (TestClient alice = client())
             {
                 logon = alice.logon("alice", "alice-pw");
-                alice.request(OrderEntryTest.order(sell, GatewayFixtures.ALICE_ACCOUNT, "sell", "150.00", 30),
+                alice.request(OrderEntryTest.order(sell, GatewayFixtures.ALICE_ACCOUNT, "sell", "105.00", 30),
                     "executionReport");
                 lastSeen = alice.received().get(alice.size() - 1).path("seq").asLong();
             }
             // Alice is gone; her order fills twice while she is away.
-            bob.request(OrderEntryTest.order("resume-buy-1", GatewayFixtures.BOB_ACCOUNT, "buy", "150.00", 10),
+            bob.request(OrderEntryTest.order("resume-buy-1", GatewayFixtures.BOB_ACCOUNT, "buy", "105.00", 10),
                 "executionReport");
-            bob.send(OrderEntryTest.order("resume-buy-2", GatewayFixtures.BOB_ACCOUNT, "buy", "150.00", 20));
+            bob.send(OrderEntryTest.order("resume-buy-2", GatewayFixtures.BOB_ACCOUNT, "buy", "105.00", 20));
             bob.await((m) -> "filled".equals(m.path("execType").asString()) &&
                 "resume-buy-2".equals(m.path("clOrdId").asString()), "bob's second fill");
 

@@ -97,6 +97,8 @@ public record GatewayProperties(
      * @param maxOrders            orders tracked by the gateway.
      * @param protocolErrorLimit   bad messages allowed per window before a disconnect.
      * @param protocolErrorWindow  that window.
+     * @param socketSendBuffer     each client socket's send buffer (SO_SNDBUF) in bytes, 0 for the system's: a
+     *                             small one makes a client that stops reading show as slow sooner.
      */
     public record Sessions(
         @DefaultValue("4096") int maxSessions,
@@ -110,7 +112,8 @@ public record GatewayProperties(
         @DefaultValue("1000") int maxOpenOrders,
         @DefaultValue("262144") int maxOrders,
         @DefaultValue("20") int protocolErrorLimit,
-        @DefaultValue("10s") Duration protocolErrorWindow)
+        @DefaultValue("10s") Duration protocolErrorWindow,
+        @DefaultValue("0") int socketSendBuffer)
     {
     }
 

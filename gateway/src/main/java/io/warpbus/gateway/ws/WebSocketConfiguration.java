@@ -25,6 +25,7 @@ import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
@@ -72,6 +73,18 @@ class WebSocketConfiguration
         container.setMaxTextMessageBufferSize(Math.min(8192, properties.sessions().maxMessageBytes()));
         container.setMaxBinaryMessageBufferSize(1024);
         return container;
+    }
+
+    @Bean
+    TomcatConnectorCustomizer socketSendBuffer(final GatewayProperties properties)
+    {
+        return (connector) ->
+        {
+            if (properties.sessions().socketSendBuffer() > 0)
+            {
+                connector.setProperty("socket.txBufSize", Integer.toString(properties.sessions().socketSendBuffer()));
+            }
+        };
     }
 
     @Bean

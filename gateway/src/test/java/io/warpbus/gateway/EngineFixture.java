@@ -29,12 +29,15 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 
 /**
  * A real matching engine for the gateway's tests: the engine service on its own bus and thread in the test's JVM,
- * with one route per gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
+ * with a default route for a direct client on the bus (orders on {@link #directOrderEntry()}) and one route per
+ * gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
  * engine's endpoint), market data on 1003 and snapshots on 1004.
  */
 final class EngineFixture implements AutoCloseable
 {
     final int enginePort = GatewayFixtures.freePort();
+    /** Where a direct client of the default route (origin 0) publishes its orders. */
+    final int directPort = GatewayFixtures.freePort();
     final int[] gatewayPorts;
     private final Bus bus;
     private final AppCounters counters;
@@ -61,7 +64,8 @@ final class EngineFixture implements AutoCloseable
         final EngineContext context = new EngineContext()
             .bus(bus)
             .counters(counters)
-            .executionReportChannel(GatewayFixtures.channel(enginePort, 1002))
+            .orderEntryChannel(directOrderEntry())
+            .executionReportChannel(directReports())
             .marketDataChannel(marketData())
             .snapshotChannel(snapshots())
             .snapshotIntervalNs(200_000_000L)
@@ -79,6 +83,16 @@ final class EngineFixture implements AutoCloseable
         runner = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000, 100_000), Throwable::printStackTrace,
             null, service);
         AgentRunner.startOnThread(runner);
+    }
+
+    String directOrderEntry()
+    {
+        return GatewayFixtures.channel(directPort, 1001);
+    }
+
+    String directReports()
+    {
+        return GatewayFixtures.channel(enginePort, 1002);
     }
 
     String orderEntry(final int origin)

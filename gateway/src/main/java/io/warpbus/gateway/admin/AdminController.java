@@ -118,7 +118,7 @@ class AdminController
 
     private InstrumentInfo trading(final String symbol, final boolean trading)
     {
-        final InstrumentInfo info = instruments.trading(symbol, trading);
+        final InstrumentInfo info = await(core.trading(symbol, trading));
         if (null == info)
         {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no instrument " + printable(symbol));

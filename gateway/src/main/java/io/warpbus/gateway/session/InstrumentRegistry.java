@@ -124,13 +124,14 @@ public final class InstrumentRegistry
     }
 
     /**
-     * Halt or resume trading of an instrument at this gateway.
+     * Halt or resume trading of an instrument at this gateway. The session core's thread: operators go through
+     * {@link SessionCore#trading}, which also tells the core.
      *
      * @param symbol  of the instrument.
      * @param trading the new state.
      * @return the instrument as registered, or null if unknown.
      */
-    public synchronized InstrumentInfo trading(final String symbol, final boolean trading)
+    synchronized InstrumentInfo trading(final String symbol, final boolean trading)
     {
         final InstrumentInfo existing = bySymbol.get(symbol);
         if (null == existing)

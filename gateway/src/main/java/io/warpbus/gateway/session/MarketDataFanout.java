@@ -578,6 +578,20 @@ final class MarketDataFanout
         return MessageHeaderDecoder.SCHEMA_ID == header.schemaId();
     }
 
+    /**
+     * Take a changed definition of a known instrument (its trading state).
+     *
+     * @param info the instrument as registered now.
+     */
+    void redefine(final InstrumentInfo info)
+    {
+        final InstrumentState instrument = byId.get(info.id());
+        if (null != instrument)
+        {
+            instrument.info = info;
+        }
+    }
+
     int instrumentCount()
     {
         return instrumentCount;

@@ -55,6 +55,7 @@ public final class SessionCore implements Agent, AutoCloseable
 {
     private static final int COMMAND_LIMIT = 256;
     private static final int FRAGMENT_LIMIT = 256;
+    private static final long STATUS_INTERVAL_NS = 10_000_000L;
 
     private final SessionCoreContext context;
     private final Bus bus;
@@ -83,6 +84,7 @@ public final class SessionCore implements Agent, AutoCloseable
     private volatile boolean engineCaughtUp;
     private volatile boolean marketDataConnected;
     private long nowNs;
+    private long nextStatusNs;
 
     /**
      * Build the core: the journal, the sessions and orders restored from it, the bus publication and
@@ -162,14 +164,14 @@ public final class SessionCore implements Agent, AutoCloseable
         work += marketDataSubscription.poll(marketDataAssembler, FRAGMENT_LIMIT);
         work += engine.poll(nowNs);
         work += inbound.read(commandHandler, COMMAND_LIMIT);
-        final int timers = lifecycle.doWork(nowNs);
-        if (timers > 0)
+        work += lifecycle.doWork(nowNs);
+        if (nowNs - nextStatusNs >= 0)
         {
+            nextStatusNs = nowNs + STATUS_INTERVAL_NS;
             engineConnected = engine.isConnected();
             engineCaughtUp = engine.isCaughtUp() && !engine.isRepairing();
             marketDataConnected = marketDataSubscription.isConnected() && snapshotSubscription.isConnected();
         }
-        work += timers;
         work += marketData.flush(nowNs);
         work += runControl();
         return work;
@@ -281,6 +283,26 @@ public final class SessionCore implements Agent, AutoCloseable
                 }
             }
             return ended;
+        });
+    }
+
+    /**
+     * Halt or resume trading of an instrument at this gateway, on the core's thread.
+     *
+     * @param symbol  the instrument.
+     * @param trading the new state.
+     * @return the instrument as it is now, or null when unknown.
+     */
+    public CompletableFuture<InstrumentInfo> trading(final String symbol, final boolean trading)
+    {
+        return call(() ->
+        {
+            final InstrumentInfo info = context.instruments().trading(symbol, trading);
+            if (null != info)
+            {
+                marketData.redefine(info);
+            }
+            return info;
         });
     }
 

@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+import io.warpbus.bus.Bus;
+import io.warpbus.bus.BusContext;
+import io.warpbus.bus.ExclusivePublication;
+import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
+import io.warpbus.orderentry.sbe.NewOrderEncoder;
+import io.warpbus.orderentry.sbe.OrderType;
+import io.warpbus.orderentry.sbe.Side;
+import io.warpbus.orderentry.sbe.TimeInForce;
+import io.warpbus.testing.Await;
+import java.util.List;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A gateway killed with {@code kill -9} and started again on its journal: the client resumes its session, gets what
+ * it had missed from the gateway's journal and what the engine reported while the gateway was down (asked of the
+ * engine by the restarted gateway), each exactly once and in order.
+ */
+@Timeout(180)
+class GatewayRestartTest
+{
+    @TempDir
+    Path dir;
+    private EngineFixture engine;
+    private GatewayProcess gateway;
+    private Bus direct;
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(gateway, direct, engine);
+    }
+
+    @Test
+    void shouldResumeAfterAKillWithNothingLostAndNothingTwice() throws InterruptedException
+    {
+        engine = new EngineFixture(dir, 1, false);
+        final Path credentials = GatewayFixtures.writeCredentials(dir);
+        final int port = GatewayFixtures.freePort();
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+
+        final String token;
+        try (TestClient alice = new TestClient(port))
+        {
+            token = alice.logon("alice", "alice-pw").path("session").asString();
+            final JsonNode accepted = alice.request(OrderEntryTest.order("kill-1", GatewayFixtures.ALICE_ACCOUNT,
+                "sell", "100.00", 30), "executionReport");
+            assertEquals("new", accepted.path("execType").asString(), accepted.toString());
+            assertEquals(2, accepted.path("seq").asLong());
+        }
+        gateway.kill();
+
+        // While the gateway is dead, a direct client of the engine takes alice's offer twice.
+        direct = Bus.launch(new BusContext().directory(dir.resolve("direct-bus")).name("direct")
+            .threadingMode(ThreadingMode.INVOKER));
+        final ExclusivePublication orders = direct.addExclusivePublication(engine.directOrderEntry());
+        Await.until("the engine to subscribe to the direct client", TestClient.TIMEOUT_MS, direct::doWork,
+            orders::isConnected);
+        buy(orders, 1, 10);
+        buy(orders, 2, 20);
+        Await.until("the engine to fill alice's order", TestClient.TIMEOUT_MS, direct::doWork,
+            () -> engine.service().lastExecId(1) >= 3);
+
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+        try (TestClient alice = new TestClient(port))
+        {
+            // Resume from 2: the order's acceptance (in the gateway's journal) and both fills (from the engine).
+            alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
+                "\"token\":\"" + token + "\",\"fromSeq\":2}}");
+            final JsonNode logon = alice.awaitType("logon");
+            assertTrue(logon.path("resumed").asBoolean(), logon.toString());
+            alice.await((m) -> "filled".equals(m.path("execType").asString()), "the last fill" + gateway.dump());
+            final List<JsonNode> reports = alice.ofType("executionReport");
+            assertEquals(3, reports.size(), "new, then two fills, each once: " + alice.received());
+            assertEquals("new", reports.get(0).path("execType").asString());
+            assertEquals(2, reports.get(0).path("seq").asLong(), "resent with its own sequence number");
+            assertEquals("partiallyFilled", reports.get(1).path("execType").asString());
+            assertEquals(10, reports.get(1).path("cumQuantity").asLong());
+            assertEquals("filled", reports.get(2).path("execType").asString());
+            assertEquals(30, reports.get(2).path("cumQuantity").asLong());
+            assertEquals(reports.get(1).path("seq").asLong() + 1, reports.get(2).path("seq").asLong());
+            assertTrue(reports.get(1).path("seq").asLong() > 2);
+            final JsonNode open = alice.request("{\"type\":\"openOrders\"}", "openOrders");
+            assertEquals(0, open.path("orders").size(), "the restarted gateway knows the order is done: " + open);
+            alice.checkSchema();
+        }
+    }
+
+    private void buy(final ExclusivePublication orders, final long clientOrderId, final long lots)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+        final NewOrderEncoder order = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .accountId(GatewayFixtures.CAROL_ACCOUNT).instrumentId(GatewayFixtures.ACME.id())
+            .clientOrderId(clientOrderId).side(Side.Buy).orderType(OrderType.Limit)
+            .timeInForce(TimeInForce.ImmediateOrCancel).price(10_000).quantity(lots / 10).sendingTime(1);
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + order.encodedLength();
+        Await.until("the direct client's order to go out", TestClient.TIMEOUT_MS, direct::doWork,
+            () -> orders.offer(buffer, 0, length) > 0);
+    }
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import io.warpbus.testing.Await;
+import io.warpbus.testing.RequiredTools;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real Prometheus server (Debian's {@code prometheus}) scrapes the gateway's {@code /actuator/prometheus}, and the
+ * test reads a bus meter and a gateway meter back through Prometheus's HTTP query API.
+ */
+@SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@Timeout(120)
+class PrometheusScrapeTest extends GatewayTestBase
+{
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private Process prometheus;
+
+    @DynamicPropertySource
+    static void properties(final DynamicPropertyRegistry registry)
+    {
+        gatewayProperties(registry);
+    }
+
+    @AfterEach
+    void stopPrometheus() throws InterruptedException
+    {
+        if (null != prometheus)
+        {
+            prometheus.destroy();
+            if (!prometheus.waitFor(10, TimeUnit.SECONDS))
+            {
+                prometheus.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void shouldBeScrapedByARealPrometheus() throws Exception
+    {
+        RequiredTools.require("the Prometheus scrape test", "prometheus");
+        try (TestClient alice = client())
+        {
+            alice.logon("alice", "alice-pw");
+            final int prometheusPort = GatewayFixtures.freePort();
+            final Path config = dir.resolve("prometheus.yml");
+            Files.writeString(config, "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: gateway\n" +
+                "    metrics_path: /actuator/prometheus\n    static_configs:\n      - targets: ['127.0.0.1:" + port +
+                "']\n");
+            prometheus = new ProcessBuilder(RequiredTools.find("prometheus"), "--config.file=" + config,
+                "--storage.tsdb.path=" + dir.resolve("prometheus-data"),
+                "--web.listen-address=127.0.0.1:" + prometheusPort)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+
+            final JsonNode[] result = new JsonNode[1];
+            Await.until("Prometheus to have scraped the bus's meters", 60_000, () ->
+            {
+                result[0] = query(prometheusPort, "warpbus_bus_messages_sent_total{application=\"warpbus-gateway\"}");
+                return null != result[0] && result[0].size() > 0;
+            });
+            final JsonNode sample = result[0].path(0);
+            assertEquals("gateway", sample.path("metric").path("job").asString(), sample.toString());
+            assertEquals("gateway-test", sample.path("metric").path("bus").asString(), sample.toString());
+            assertTrue(Double.parseDouble(sample.path("value").path(1).asString()) > 0, sample.toString());
+
+            final JsonNode logons = query(prometheusPort, "warpbus_gateway_logons_total");
+            assertTrue(null != logons && logons.size() > 0 &&
+                Double.parseDouble(logons.path(0).path("value").path(1).asString()) >= 1, "logons: " + logons);
+        }
+    }
+
+    private static JsonNode query(final int port, final String promql)
+    {
+        try
+        {
+            final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + "/api/v1/query?query=" + URLEncoder.encode(promql,
+                StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+            if (200 != response.statusCode())
+            {
+                return null;
+            }
+            return JSON.readTree(response.body()).path("data").path("result");
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}

@@ -17,8 +17,6 @@ package io.warpbus.gateway;
 
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
-import io.warpbus.testing.Await;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,13 +48,6 @@ class BadInputTest extends GatewayTestBase
     {
         gatewayProperties(registry);
         registry.add("warpbus.gateway.sessions.protocol-error-limit", () -> "15");
-    }
-
-    @BeforeEach
-    void awaitEngine()
-    {
-        Await.until("the engine to subscribe to the gateway's orders", TestClient.TIMEOUT_MS,
-            () -> engine().service().isOrderEntryConnected());
     }
 
     @Test

@@ -32,6 +32,7 @@ import io.warpbus.testing.ChildProcess;
  */
 final class GatewayProcess implements AutoCloseable
 {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final ChildProcess process;
     private final int port;
 
@@ -67,7 +68,7 @@ final class GatewayProcess implements AutoCloseable
         final GatewayProcess gateway = new GatewayProcess(child, port);
         try
         {
-            Await.until(name + " to be ready" + child.dump(), 60_000, gateway::isReady);
+            Await.until(name + " to be ready", 60_000, gateway::isReady);
         }
         catch (final AssertionError ex)
         {
@@ -90,7 +91,7 @@ final class GatewayProcess implements AutoCloseable
         }
         try
         {
-            final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
                 HttpResponse.BodyHandlers.ofString());
             return 200 == response.statusCode();

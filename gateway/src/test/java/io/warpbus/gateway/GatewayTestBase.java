@@ -17,8 +17,13 @@ package io.warpbus.gateway;
 
 import java.nio.file.Path;
 
+import io.warpbus.gateway.session.InstrumentRegistry;
+import io.warpbus.gateway.session.SessionCore;
+import io.warpbus.testing.Await;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
@@ -37,6 +42,12 @@ abstract class GatewayTestBase
     @LocalServerPort
     int port;
 
+    @Autowired
+    SessionCore core;
+
+    @Autowired
+    InstrumentRegistry instruments;
+
     /**
      * The gateway's properties, pointing at a fresh engine; called once per class when Spring builds the context.
      *
@@ -49,6 +60,7 @@ abstract class GatewayTestBase
         registry.add("warpbus.gateway.credentials-file", () -> GatewayFixtures.writeCredentials(dir()).toString());
         registry.add("warpbus.gateway.journal.directory", () -> dir().resolve("gateway-journal").toString());
         registry.add("warpbus.gateway.instruments.max-quantity.ACME", () -> "10000");
+        registry.add("warpbus.gateway.sessions.max-sessions", () -> "64");
         for (final String argument : engine().gatewayArguments(1))
         {
             final int equals = argument.indexOf('=');
@@ -82,6 +94,17 @@ abstract class GatewayTestBase
             engine.close();
             engine = null;
         }
+    }
+
+    /**
+     * Every test starts with the gateway connected to the engine both ways and the instruments known.
+     */
+    @BeforeEach
+    void awaitEngine()
+    {
+        Await.until("the gateway to connect to the engine", TestClient.TIMEOUT_MS,
+            () -> core.isEngineConnected() && core.isEngineCaughtUp() && core.isMarketDataConnected() &&
+            instruments.size() == GatewayFixtures.instruments().length);
     }
 
     TestClient client()

@@ -18,7 +18,6 @@ package io.warpbus.gateway;
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.testing.Await;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -58,13 +57,6 @@ class MarketDataTest extends GatewayTestBase
         registry.add("warpbus.gateway.rate-limits.session-order-burst", () -> "100000");
         registry.add("warpbus.gateway.rate-limits.user-orders-per-second", () -> "100000");
         registry.add("warpbus.gateway.rate-limits.user-order-burst", () -> "100000");
-    }
-
-    @BeforeEach
-    void awaitEngine()
-    {
-        Await.until("the engine to subscribe to the gateway's orders", TestClient.TIMEOUT_MS,
-            () -> engine().service().isOrderEntryConnected());
     }
 
     @Test

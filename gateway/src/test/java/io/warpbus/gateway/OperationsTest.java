@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 import io.warpbus.testing.Await;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -52,13 +51,6 @@ class OperationsTest extends GatewayTestBase
     static void properties(final DynamicPropertyRegistry registry)
     {
         gatewayProperties(registry);
-    }
-
-    @BeforeEach
-    void awaitEngine()
-    {
-        Await.until("the engine to subscribe to the gateway's orders", TestClient.TIMEOUT_MS,
-            () -> engine().service().isOrderEntryConnected());
     }
 
     @Test

@@ -20,8 +20,6 @@ import java.util.List;
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.orderentry.RejectReason;
-import io.warpbus.testing.Await;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,13 +50,6 @@ class OrderEntryTest extends GatewayTestBase
     static void properties(final DynamicPropertyRegistry registry)
     {
         gatewayProperties(registry);
-    }
-
-    @BeforeEach
-    void awaitEngine()
-    {
-        Await.until("the engine to subscribe to the gateway's orders", TestClient.TIMEOUT_MS,
-            () -> engine().service().isOrderEntryConnected());
     }
 
     @Test

@@ -51,6 +51,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PrometheusScrapeTest extends GatewayTestBase
 {
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** One client for every query: a client per request leaves its connections open. */
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static volatile String lastAnswer;
     private Process prometheus;
 
     @DynamicPropertySource
@@ -60,10 +63,13 @@ class PrometheusScrapeTest extends GatewayTestBase
     }
 
     @AfterEach
-    void stopPrometheus() throws InterruptedException
+    void stopPrometheus() throws InterruptedException, IOException
     {
         if (null != prometheus)
         {
+            Files.createDirectories(Path.of("target"));
+            Files.copy(dir.resolve("prometheus.log"), Path.of("target", "prometheus-scrape-test.log"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             prometheus.destroy();
             if (!prometheus.waitFor(10, TimeUnit.SECONDS))
             {
@@ -90,11 +96,20 @@ class PrometheusScrapeTest extends GatewayTestBase
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
 
             final JsonNode[] result = new JsonNode[1];
-            Await.until("Prometheus to have scraped the bus's meters", 60_000, () ->
+            try
             {
-                result[0] = query(prometheusPort, "warpbus_bus_messages_sent_total{application=\"warpbus-gateway\"}");
-                return null != result[0] && result[0].size() > 0;
-            });
+                Await.until("Prometheus to have scraped the bus's meters", 60_000, PrometheusScrapeTest::pause, () ->
+                {
+                    result[0] = query(prometheusPort,
+                        "warpbus_bus_messages_sent_total{application=\"warpbus-gateway\"}");
+                    return null != result[0] && result[0].size() > 0;
+                });
+            }
+            catch (final AssertionError ex)
+            {
+                throw new AssertionError(ex.getMessage() + "; targets: " + get(prometheusPort, "/api/v1/targets") +
+                    "; last answer: " + lastAnswer, ex);
+            }
             final JsonNode sample = result[0].path(0);
             assertEquals("gateway", sample.path("metric").path("job").asString(), sample.toString());
             assertEquals("gateway-test", sample.path("metric").path("bus").asString(), sample.toString());
@@ -106,21 +121,38 @@ class PrometheusScrapeTest extends GatewayTestBase
         }
     }
 
-    private static JsonNode query(final int port, final String promql)
+    private static void pause()
     {
         try
         {
-            final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                "http://127.0.0.1:" + port + "/api/v1/query?query=" + URLEncoder.encode(promql,
-                StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
-            if (200 != response.statusCode())
-            {
-                return null;
-            }
-            return JSON.readTree(response.body()).path("data").path("result");
+            Thread.sleep(200);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static JsonNode query(final int port, final String promql)
+    {
+        final String body = get(port, "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+        return null == body ? null : JSON.readTree(body).path("data").path("result");
+    }
+
+    private static String get(final int port, final String path)
+    {
+        try
+        {
+            final HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + path)).timeout(java.time.Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+            lastAnswer = response.statusCode() + " " + response.body();
+            return 200 == response.statusCode() ? response.body() : null;
         }
         catch (final IOException ex)
         {
+            lastAnswer = ex.toString();
             return null;
         }
         catch (final InterruptedException ex)

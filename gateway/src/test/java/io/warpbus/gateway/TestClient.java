@@ -48,6 +48,7 @@ final class TestClient implements AutoCloseable
     static final long TIMEOUT_MS = 20_000;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Schema SCHEMA = loadSchema();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final List<JsonNode> received = new CopyOnWriteArrayList<>();
     private final List<String> violations = new CopyOnWriteArrayList<>();
@@ -59,7 +60,7 @@ final class TestClient implements AutoCloseable
 
     TestClient(final int port)
     {
-        socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+        socket = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
             .buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws"), new Listener()).join();
     }
 

@@ -95,7 +95,7 @@ class GatewayConfiguration
             new HashSet<>(instruments.halted()));
     }
 
-    @Bean
+    @Bean(destroyMethod = "close")
     ConnectionTable connectionTable(final GatewayProperties properties)
     {
         return new ConnectionTable(properties.sessions().maxSessions() + SPARE_CONNECTIONS,

@@ -85,7 +85,8 @@ public record GatewayProperties(
     /**
      * Session limits and timers.
      *
-     * @param maxSessions          sessions held at once.
+     * @param maxSessions          sessions held at once; the queues take max-sessions times queue-bytes of direct
+     *                             memory, allocated at start.
      * @param queueBytes           each connection's outbound queue, a power of two.
      * @param maxMessageBytes      largest inbound message.
      * @param minHeartbeat         shortest heartbeat interval a client may ask for.
@@ -101,7 +102,7 @@ public record GatewayProperties(
      *                             small one makes a client that stops reading show as slow sooner.
      */
     public record Sessions(
-        @DefaultValue("4096") int maxSessions,
+        @DefaultValue("2500") int maxSessions,
         @DefaultValue("65536") int queueBytes,
         @DefaultValue("4096") int maxMessageBytes,
         @DefaultValue("1s") Duration minHeartbeat,

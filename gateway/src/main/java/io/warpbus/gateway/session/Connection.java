@@ -18,6 +18,7 @@ package io.warpbus.gateway.session;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -187,6 +188,13 @@ public final class Connection
         logonSeen = false;
         generation.incrementAndGet();
         state = OPEN;
+    }
+
+    void free()
+    {
+        attachment = null;
+        state = FREE;
+        BufferUtil.free(ringBuffer);
     }
 
     void reset()

@@ -21,7 +21,7 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
  * Every connection slot of the gateway, preallocated with its outbound queue, and the free list adapters take
  * them from. Slots are indexed so that commands and the core refer to a connection by an int.
  */
-public final class ConnectionTable
+public final class ConnectionTable implements AutoCloseable
 {
     private final Connection[] connections;
     private final ManyToManyConcurrentArrayQueue<Connection> free;
@@ -84,6 +84,18 @@ public final class ConnectionTable
     public Connection get(final int index)
     {
         return connections[index];
+    }
+
+    /**
+     * Free the queues' memory, once nothing uses the table any more (the core and the senders have stopped).
+     */
+    @Override
+    public void close()
+    {
+        for (final Connection connection : connections)
+        {
+            connection.free();
+        }
     }
 
     /**

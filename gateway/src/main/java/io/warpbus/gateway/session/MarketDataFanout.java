@@ -52,6 +52,7 @@ final class MarketDataFanout
     private final InstrumentRegistry registry;
     private final Outbox outbox;
     private final SessionErrors errors;
+    private final SessionJournal journal;
     private final GatewayCounters counters;
     private final Int2ObjectHashMap<InstrumentState> byId;
     private final InstrumentState[] byIndex;
@@ -65,15 +66,18 @@ final class MarketDataFanout
     private final TradeDecoder trade = new TradeDecoder();
     private final TopOfBookDecoder topOfBook = new TopOfBookDecoder();
     private final StringBuilder symbol = new StringBuilder(16);
+    private final UnsafeBuffer record = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final FragmentHandler snapshotHandler = this::onSnapshot;
     private final FragmentHandler incrementalHandler = this::onIncremental;
     private int instrumentCount;
     private long nowNs;
 
     MarketDataFanout(final SessionCoreContext context, final Session[] sessions,
-        final Int2ObjectHashMap<InstrumentState> byId, final Outbox outbox, final SessionErrors errors)
+        final Int2ObjectHashMap<InstrumentState> byId, final Outbox outbox, final SessionErrors errors,
+        final SessionJournal journal)
     {
         this.errors = errors;
+        this.journal = journal;
         this.context = context;
         this.sessions = sessions;
         this.registry = context.instruments();
@@ -420,11 +424,13 @@ final class MarketDataFanout
         if (null == instrument || !instrument.info.sameDefinition(symbol, definition.tickSize(),
             definition.lotSize(), definition.priceScale()))
         {
-            instrument = define(id, instrument);
+            instrument = define(id, symbol.toString(), definition.tickSize(), definition.lotSize(),
+                definition.priceScale(), instrument);
             if (null == instrument)
             {
                 return;
             }
+            journalDefinition(instrument.info);
         }
         if (!instrument.synced)
         {
@@ -436,12 +442,39 @@ final class MarketDataFanout
     }
 
     /**
+     * Take back a journaled definition at start-up.
+     *
+     * @param record the journal record.
+     * @param offset where it starts.
+     */
+    void restoreDefinition(final DirectBuffer record, final int offset)
+    {
+        final int id = record.getInt(offset + SessionJournal.INSTRUMENT_ID_OFFSET);
+        define(id, CommandDescriptor.getAscii(record, offset + SessionJournal.INSTRUMENT_SYMBOL_OFFSET,
+            CommandDescriptor.SYMBOL_WIDTH, new StringBuilder()).toString(),
+            record.getLong(offset + SessionJournal.INSTRUMENT_TICK_OFFSET),
+            record.getLong(offset + SessionJournal.INSTRUMENT_LOT_OFFSET),
+            record.getInt(offset + SessionJournal.INSTRUMENT_SCALE_OFFSET), byId.get(id));
+    }
+
+    private void journalDefinition(final InstrumentInfo info)
+    {
+        record.putInt(SessionJournal.INSTRUMENT_ID_OFFSET, info.id());
+        record.putInt(SessionJournal.INSTRUMENT_SCALE_OFFSET, info.priceScale());
+        record.putLong(SessionJournal.INSTRUMENT_TICK_OFFSET, info.tickSize());
+        record.putLong(SessionJournal.INSTRUMENT_LOT_OFFSET, info.lotSize());
+        CommandDescriptor.putAscii(record, SessionJournal.INSTRUMENT_SYMBOL_OFFSET, CommandDescriptor.SYMBOL_WIDTH,
+            info.symbol());
+        journal.append(-1, SessionJournal.INSTRUMENT_RECORD, record, 0, SessionJournal.INSTRUMENT_LENGTH);
+    }
+
+    /**
      * A new instrument, or a changed definition: not the steady state, so it may allocate.
      */
-    private InstrumentState define(final int id, final InstrumentState existing)
+    private InstrumentState define(final int id, final String symbol, final long tickSize, final long lotSize,
+        final int priceScale, final InstrumentState existing)
     {
-        final InstrumentInfo info = registry.define(id, symbol.toString(), definition.tickSize(),
-            definition.lotSize(), definition.priceScale());
+        final InstrumentInfo info = registry.define(id, symbol, tickSize, lotSize, priceScale);
         if (null != existing)
         {
             existing.info = info;

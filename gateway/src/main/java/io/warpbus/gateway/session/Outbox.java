@@ -71,8 +71,7 @@ final class Outbox
             buffer.putLong(offset + EventDescriptor.SEQ_OFFSET, seq);
             final long position = journal.append(session.index, type, buffer, offset, length);
             counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
-            session.journaledSeqs.addLong(seq);
-            session.journalPositions.addLong(position);
+            session.journalIndex.record(seq, position);
             if (!session.isConnected() || session.resending)
             {
                 return false;

@@ -17,7 +17,7 @@ package io.warpbus.gateway.session;
 
 import java.util.Arrays;
 
-import org.agrona.collections.LongArrayList;
+import io.warpbus.journal.JournalReader;
 
 /**
  * One client session: who logged on, its sequence numbers, heartbeat timers, rate limit, market-data subscriptions
@@ -38,9 +38,8 @@ final class Session
     final boolean[] subscribed;
     /** Per instrument index: 0, or the reason a whole book is owed to the client (conflated, resynced, resumed). */
     final byte[] pendingBook;
-    /** Session sequence numbers of the journaled events, ascending, and where each is in the journal. */
-    final LongArrayList journaledSeqs = new LongArrayList(64, -1);
-    final LongArrayList journalPositions = new LongArrayList(64, -1);
+    /** Where the session's journaled events are, for a resend. */
+    final SparseJournalIndex journalIndex = new SparseJournalIndex(256);
     int state = FREE;
     long tokenHigh;
     long tokenLow;
@@ -63,10 +62,9 @@ final class Session
     int openOrders;
     long messagesIn;
     long messagesOut;
-    /** Resend in progress: the next session seq to send, and the last one to resend; live events wait. */
+    /** Resend in progress: the next session seq to send, read from the journal; live events wait meanwhile. */
     long resendNextSeq;
-    long resendLastSeq;
-    int resendIndex;
+    JournalReader resendReader;
     long logonSeq;
     boolean resending;
     /** Rebuilt from the journal at start-up and not resumed since. */
@@ -124,13 +122,11 @@ final class Session
         messagesIn = 0;
         messagesOut = 0;
         resendNextSeq = 0;
-        resendLastSeq = 0;
-        resendIndex = 0;
+        resendReader = null;
         logonSeq = 0;
         resending = false;
         restored = false;
-        journaledSeqs.clear();
-        journalPositions.clear();
+        journalIndex.clear();
         Arrays.fill(subscribed, false);
         Arrays.fill(pendingBook, (byte)0);
     }

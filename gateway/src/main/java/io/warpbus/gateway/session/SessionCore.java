@@ -120,7 +120,7 @@ public final class SessionCore implements Agent, AutoCloseable
             lifecycle = new SessionLifecycle(context, sessions, outbox, errors, journal);
             orders = new OrderEntry(context, sessions, new OrderTable(context.maxOrders()), instruments, outbox,
                 journal);
-            marketData = new MarketDataFanout(context, sessions, instruments, outbox, errors);
+            marketData = new MarketDataFanout(context, sessions, instruments, outbox, errors, journal);
             lifecycle.wire(orders, marketData);
             orders.lifecycle(lifecycle);
             final long lastExecId = restore();
@@ -530,6 +530,11 @@ public final class SessionCore implements Agent, AutoCloseable
         final long[] lastExecId = new long[1];
         journal.replay((sequence, sessionId, flags, publishedNs, receivedNs, buffer, offset, length) ->
         {
+            if (SessionJournal.INSTRUMENT_RECORD == flags)
+            {
+                marketData.restoreDefinition(buffer, offset);
+                return;
+            }
             if (sessionId < 0 || sessionId >= sessions.length)
             {
                 throw new IllegalStateException("session journal " + journal.directory() + " record " + sequence +

@@ -43,6 +43,9 @@ import org.agrona.concurrent.EpochNanoClock;
  *   SESSION_ENDED   0 uint16 + up to 256 bytes reason
  *   ORDER_SENT      0 int64 engine client order id, then an EXECUTION_REPORT event's fields from its offset 8
  *                   (client order id, account, instrument, side, type, time in force, post-only, price, quantity)
+ *   INSTRUMENT      0 int32 instrument id, 4 int32 price scale, 8 int64 tick size, 16 int64 lot size,
+ *                   24 uint8 + 16 bytes symbol: a definition when first seen or changed, so that a restarted gateway
+ *                   can turn the engine's lots into units before the engine's next snapshot cycle
  * </pre>
  */
 final class SessionJournal implements AutoCloseable
@@ -51,6 +54,7 @@ final class SessionJournal implements AutoCloseable
     static final int SESSION_OPENED_RECORD = 100;
     static final int SESSION_ENDED_RECORD = 101;
     static final int ORDER_SENT_RECORD = 102;
+    static final int INSTRUMENT_RECORD = 103;
 
     static final int OPENED_TOKEN_OFFSET = 0;
     static final int OPENED_HEARTBEAT_OFFSET = 16;
@@ -64,6 +68,12 @@ final class SessionJournal implements AutoCloseable
     static final int ORDER_ENGINE_ID_OFFSET = 0;
     static final int ORDER_FIELDS_OFFSET = 8;
     static final int ORDER_LENGTH = 8 + EventDescriptor.EXECUTION_REPORT_LENGTH;
+    static final int INSTRUMENT_ID_OFFSET = 0;
+    static final int INSTRUMENT_SCALE_OFFSET = 4;
+    static final int INSTRUMENT_TICK_OFFSET = 8;
+    static final int INSTRUMENT_LOT_OFFSET = 16;
+    static final int INSTRUMENT_SYMBOL_OFFSET = 24;
+    static final int INSTRUMENT_LENGTH = 41;
 
     private final Journal journal;
     private final JournalWriter writer;
@@ -141,24 +151,24 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Read the record at a journal sequence.
+     * A reader positioned at a journal sequence, for a resend; the caller closes it.
      *
-     * @param sequence of the record.
-     * @param handler  receives it.
-     * @return true if it was read; false when it is no longer retained.
+     * @param sequence where to start.
+     * @return the reader.
      */
-    boolean read(final long sequence, final JournalHandler handler)
+    JournalReader readerFrom(final long sequence)
     {
-        if (null == reader)
+        final JournalReader reader = journal.reader(STREAM_ID);
+        try
         {
-            reader = journal.reader(STREAM_ID);
+            reader.seekToSequence(Math.max(sequence, reader.firstSequence()));
+            return reader;
         }
-        if (sequence < reader.firstSequence())
+        catch (final RuntimeException ex)
         {
-            return false;
+            CloseHelper.quietClose(reader);
+            throw ex;
         }
-        reader.seekToSequence(sequence);
-        return reader.poll(handler, 1) > 0 && reader.lastReadSequence() == sequence;
     }
 
     /**

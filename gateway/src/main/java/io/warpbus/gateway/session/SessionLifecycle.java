@@ -19,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -42,6 +43,7 @@ final class SessionLifecycle
     static final int ENDED_CLOSE = 4003;
     static final int ABUSE_CLOSE = 4004;
     private static final int RESEND_ROOM = 16 * 1024;
+    private static final int RESEND_SCAN = 512;
     private static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final SessionCoreContext context;
@@ -394,8 +396,7 @@ final class SessionLifecycle
      */
     void restoreEvent(final Session session, final long seq, final long position)
     {
-        session.journaledSeqs.addLong(seq);
-        session.journalPositions.addLong(position);
+        session.journalIndex.record(seq, position);
         session.nextSeq = Math.max(session.nextSeq, seq + 1);
     }
 
@@ -452,12 +453,12 @@ final class SessionLifecycle
                 ": the session's next sequence number is " + session.nextSeq);
             return null;
         }
-        final int first = firstJournaledAtOrAfter(session, resumeFrom);
-        if (first < session.journaledSeqs.size() && session.journalPositions.getLong(first) < journal.firstSequence())
+        final long position = session.journalIndex.floorPosition(resumeFrom);
+        if (resumeFrom < session.nextSeq && position >= 0 && position < journal.firstSequence())
         {
             refuse(connection, GatewayCounterDescriptor.LOGON_FAILED_RESUME, "cannot resume from " + resumeFrom +
-                ": the journal no longer holds message " + session.journaledSeqs.getLong(first) +
-                " (retention " + context.journalRetentionDays() + " days)");
+                ": the journal no longer holds the session's messages from there (retention " +
+                context.journalRetentionDays() + " days)");
             return null;
         }
         return session;
@@ -571,9 +572,10 @@ final class SessionLifecycle
 
     private void startResend(final Session session, final long from)
     {
+        final long position = session.journalIndex.floorPosition(from);
         session.resending = true;
         session.resendNextSeq = from;
-        session.resendIndex = firstJournaledAtOrAfter(session, from);
+        session.resendReader = position < 0 ? null : journal.readerFrom(position);
         resending.addInt(session.index);
     }
 
@@ -584,6 +586,11 @@ final class SessionLifecycle
             session.resending = false;
             resending.removeInt(session.index);
         }
+        if (null != session.resendReader)
+        {
+            CloseHelper.quietClose(session.resendReader);
+            session.resendReader = null;
+        }
     }
 
     private int pumpResends(final long nowNs)
@@ -593,77 +600,80 @@ final class SessionLifecycle
         {
             final Session session = sessions[resending.getInt(i)];
             work += pump(session, nowNs);
-            if (session.resendNextSeq >= session.nextSeq)
+            if (session.resending && session.resendNextSeq >= session.nextSeq)
             {
-                session.resending = false;
-                resending.fastUnorderedRemove(i);
+                stopResend(session);
                 marketData.onResumed(session);
             }
         }
         return work;
     }
 
+    /**
+     * Send the next part of a resend: read the journal from the session's checkpoint on, skip other sessions'
+     * records and what comes before the range, resend the session's events with their own numbers, and fill every
+     * number between them that carried nothing recoverable (market data, heartbeats) with a gap fill; the logon's own
+     * number is skipped. Reaching the end of the journal means every recoverable event before the session's next
+     * number has been seen (the journal is written on this thread), so the rest is one gap fill. At most
+     * {@value #RESEND_SCAN} records are read per duty cycle.
+     */
     private int pump(final Session session, final long nowNs)
     {
         int sent = 0;
-        while (session.resendNextSeq < session.nextSeq && outbox.hasRoom(session, RESEND_ROOM))
+        int scanned = 0;
+        while (session.resendNextSeq < session.nextSeq && scanned < RESEND_SCAN &&
+            outbox.hasRoom(session, RESEND_ROOM))
         {
-            final long next = session.resendNextSeq;
-            if (next == session.logonSeq)
+            if (session.resendNextSeq == session.logonSeq)
             {
                 session.resendNextSeq++;
                 continue;
             }
-            final boolean more = session.resendIndex < session.journaledSeqs.size();
-            final long journaled = more ? session.journaledSeqs.getLong(session.resendIndex) : Long.MAX_VALUE;
-            if (journaled > next)
+            final int read = null == session.resendReader ? 0 : session.resendReader.poll(resendReader, 1);
+            scanned++;
+            if (0 == read)
             {
-                long newSeq = Math.min(journaled, session.nextSeq);
-                if (session.logonSeq > next)
-                {
-                    newSeq = Math.min(newSeq, session.logonSeq);
-                }
-                event.putLong(EventDescriptor.SEQ_OFFSET, next);
-                event.putLong(EventDescriptor.NEW_SEQ_OFFSET, newSeq);
-                outbox.resend(session, EventDescriptor.GAP_FILL, event, 0, EventDescriptor.GAP_FILL_LENGTH, nowNs);
-                session.resendNextSeq = newSeq;
+                gapFill(session, session.nextSeq, nowNs);
+                sent++;
+                continue;
             }
-            else
+            if (resendReader.session != session.index || !EventDescriptor.isRecoverable(resendReader.type))
             {
-                if (!journal.read(session.journalPositions.getLong(session.resendIndex), resendReader) ||
-                    resendReader.session != session.index)
-                {
-                    counters.onError(new IllegalStateException("session journal lost message " + next +
-                        " of session " + session.token() + " during a resend"));
-                    disconnect(session, "resend failed: message " + next + " is no longer held", ENDED_CLOSE, nowNs);
-                    return sent;
-                }
-                outbox.resend(session, resendReader.type, resendReader.buffer, 0, resendReader.length, nowNs);
-                session.resendIndex++;
-                session.resendNextSeq = next + 1;
+                continue;
             }
+            final long seq = resendReader.buffer.getLong(EventDescriptor.SEQ_OFFSET);
+            if (seq < session.resendNextSeq)
+            {
+                continue;
+            }
+            while (session.resendNextSeq < seq)
+            {
+                if (session.resendNextSeq == session.logonSeq)
+                {
+                    session.resendNextSeq++;
+                    continue;
+                }
+                gapFill(session, seq, nowNs);
+                sent++;
+            }
+            outbox.resend(session, resendReader.type, resendReader.buffer, 0, resendReader.length, nowNs);
+            session.resendNextSeq = seq + 1;
             sent++;
         }
         return sent;
     }
 
-    private static int firstJournaledAtOrAfter(final Session session, final long seq)
+    /**
+     * A gap fill from the next number to resend up to {@code upTo} (exclusive), stopping short of the logon's.
+     */
+    private void gapFill(final Session session, final long upTo, final long nowNs)
     {
-        int low = 0;
-        int high = session.journaledSeqs.size();
-        while (low < high)
-        {
-            final int mid = (low + high) >>> 1;
-            if (session.journaledSeqs.getLong(mid) < seq)
-            {
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid;
-            }
-        }
-        return low;
+        final long from = session.resendNextSeq;
+        final long newSeq = session.logonSeq > from && session.logonSeq < upTo ? session.logonSeq : upTo;
+        event.putLong(EventDescriptor.SEQ_OFFSET, from);
+        event.putLong(EventDescriptor.NEW_SEQ_OFFSET, newSeq);
+        outbox.resend(session, EventDescriptor.GAP_FILL, event, 0, EventDescriptor.GAP_FILL_LENGTH, nowNs);
+        session.resendNextSeq = newSeq;
     }
 
     private void release(final Session session)

@@ -49,8 +49,8 @@ import org.agrona.concurrent.status.CountersReader;
  *     {@code warpbus.subscriber.position}, {@code warpbus.subscriber.lag} (bytes behind);
  *     {@code warpbus.image.position}; {@code warpbus.stream.messages.received}, {@code .sent},
  *     {@code warpbus.stream.bytes.received}, {@code .sent}; {@code warpbus.subscription.gaps}; tagged
- *     {@code stream}, and {@code session}, {@code subscriber} (its name) and {@code endpoint} where the counter
- *     has them;</li>
+ *     {@code stream}, and {@code session}, {@code subscriber} (its name), {@code remote} (a remote subscriber's
+ *     address and port) and {@code endpoint} where the counter has them;</li>
  *     <li>the engine: {@code warpbus.rnic.<what>}, e.g. {@code warpbus.rnic.crc.errors}, tagged {@code rnic}.</li>
  * </ul>
  * Counters come and go with publications and subscribers: {@link #refresh()} (every second with
@@ -274,7 +274,13 @@ public final class BusCountersMeterBinder implements MeterBinder, AutoCloseable
                     tags.add(Tag.of(key, value));
                     break;
                 case "name":
-                    tags.add(Tag.of("subscriber", value));
+                    // A subscriber over iWARP is named "name@/address:port" by the publisher; IPC ones just "name".
+                    final int at = value.lastIndexOf('@');
+                    tags.add(Tag.of("subscriber", at < 0 ? value : value.substring(0, at)));
+                    if (at >= 0)
+                    {
+                        tags.add(Tag.of("remote", value.substring(value.charAt(at + 1) == '/' ? at + 2 : at + 1)));
+                    }
                     break;
                 default:
                     break;

@@ -108,8 +108,15 @@ class BusCountersMeterBinderTest
         final Gauge lag = registry.find("warpbus.subscriber.lag").tag("subscriber", "md-reader").gauge();
         assertNotNull(lag, "subscriber lag tagged by subscriber name: " +
             registry.find("warpbus.subscriber.lag").gauge().getId());
+        assertTrue(lag.getId().getTag("remote").startsWith("127.0.0.1:"), "and its address: " + lag.getId());
         assertNotNull(registry.find("warpbus.rnic.fpdus.sent").functionCounter(), "the engine's counters too");
-        assertEquals(0, lag.value(), "the reader has read everything");
+        // The subscriber reports what it consumed with an RDMA Write of its position: the lag follows a moment later.
+        Await.until("the lag to reach 0 as the reader has read everything", 10_000, () ->
+        {
+            bus.doWork();
+            subscription.poll((buffer, offset, length, header) -> received[0]++, 100);
+        }, () -> 0 == lag.value());
+        assertEquals(100, received[0], "nothing more arrived");
         assertNotNull(registry.find("warpbus.bus.duty.cycle.max.ns").gauge(), "the duty cycle maximum is a gauge");
 
         subscription.close();

@@ -47,7 +47,9 @@ final class GatewayFixtures
     static final long BOB_ACCOUNT = 201;
     static final long CAROL_ACCOUNT = 301;
     static final long ADMIN_ACCOUNT = 401;
-    static final long[] ACCOUNTS = { ALICE_ACCOUNT, ALICE_SECOND_ACCOUNT, BOB_ACCOUNT, CAROL_ACCOUNT, ADMIN_ACCOUNT };
+    static final long VIEWER_ACCOUNT = 701;
+    static final long[] ACCOUNTS = { ALICE_ACCOUNT, ALICE_SECOND_ACCOUNT, BOB_ACCOUNT, CAROL_ACCOUNT, ADMIN_ACCOUNT,
+        VIEWER_ACCOUNT };
     static final RiskLimits LIMITS = new RiskLimits(1_000_000_000L, Long.MAX_VALUE / 4, Long.MAX_VALUE / 4);
     static final String BOB_KEY = "AK-BOB-0001";
     static final byte[] BOB_SECRET = "bob secret, at least 32 bytes long".getBytes(StandardCharsets.US_ASCII);
@@ -63,7 +65,8 @@ final class GatewayFixtures
 
     /**
      * A credentials file: alice and carol trade with passwords, bob with an API key (and a password), admin has
-     * the admin role, carol sees only ACME's market data; mode 600.
+     * the admin role, carol sees only ACME's market data; vera is a viewer of ACME with an account of her own but
+     * without the trader role; mode 600.
      */
     static Path writeCredentials(final Path dir)
     {
@@ -78,6 +81,8 @@ final class GatewayFixtures
             "[\"ACME\"]", ",\"ordersPerSecond\":5,\"orderBurst\":5"));
         users.add(user("admin", bcrypt.encode("admin-pw"), "[" + ADMIN_ACCOUNT + "]", "[\"admin\",\"trader\"]",
             "[\"*\"]", ""));
+        users.add(user("vera", bcrypt.encode("vera-pw"), "[" + VIEWER_ACCOUNT + "]", "[\"viewer\"]", "[\"ACME\"]",
+            ""));
         final Path file = dir.resolve("credentials.json");
         try
         {

@@ -15,8 +15,10 @@
  */
 package io.warpbus.gateway;
 
+import io.warpbus.gateway.security.CredentialStore;
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
+import io.warpbus.gateway.session.User;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,7 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Repeated failed logons from one address throttle it: further logons are refused without their credentials being
- * checked, even correct ones, until the window has passed; throttled logons are counted.
+ * checked, even correct ones, until the window has passed; throttled logons are counted. Logons the session core
+ * refuses after their credentials passed (a blocked user, a refused resume) count as failures. Each test leaves the
+ * window passed for the next.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
@@ -40,6 +44,9 @@ class LogonThrottleTest extends GatewayTestBase
 {
     @Autowired
     GatewayCounters counters;
+
+    @Autowired
+    CredentialStore credentials;
 
     @DynamicPropertySource
     static void properties(final DynamicPropertyRegistry registry)
@@ -80,6 +87,46 @@ class LogonThrottleTest extends GatewayTestBase
         try (TestClient client = client())
         {
             assertEquals("logon", client.logon("alice", "alice-pw").path("type").asString(), "after the window");
+        }
+    }
+
+    @Test
+    void shouldCountLogonsTheSessionCoreRefusesAsFailures() throws InterruptedException
+    {
+        final User carol = credentials.directory().get("carol");
+        carol.blocked(true);
+        try
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                try (TestClient client = client())
+                {
+                    assertEquals("user blocked by an operator", client.logon("carol", "carol-pw").path("reason")
+                        .asString(), "credentials accepted, logon refused by the core");
+                }
+            }
+        }
+        finally
+        {
+            carol.blocked(false);
+        }
+        try (TestClient client = client())
+        {
+            client.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
+                "\"token\":\"" + "0".repeat(32) + "\",\"fromSeq\":1}}");
+            assertEquals("cannot resume: unknown, ended or expired session",
+                client.awaitType("logonRejected").path("reason").asString());
+        }
+        try (TestClient client = client())
+        {
+            final JsonNode refused = client.logon("carol", "carol-pw");
+            assertTrue(refused.path("reason").asString().startsWith("throttled: too many failed logons"),
+                "three refusals by the core throttle the address like three wrong passwords: " + refused);
+        }
+        Thread.sleep(2_200);
+        try (TestClient client = client())
+        {
+            assertEquals("logon", client.logon("carol", "carol-pw").path("type").asString(), "after the window");
         }
     }
 }

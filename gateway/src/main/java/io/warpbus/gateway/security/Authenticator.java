@@ -40,8 +40,14 @@ import org.springframework.security.crypto.password.PasswordEncoder;
  *     The timestamp must be within the allowed skew of the gateway's clock and the nonce never seen with that key
  *     within twice that window, so a captured logon cannot be replayed.</li>
  * </ul>
- * Every failure gives a reason, is counted by kind, and feeds the {@link LogonThrottle}; a throttled address or user
- * is refused before its credentials are looked at. Any thread.
+ * Every failure gives a reason, is counted by kind, and feeds the {@link LogonThrottle} under the client's address
+ * and the name the logon was checked under (the user name, or the key id); a throttled address or name is refused
+ * before its credentials are looked at.
+ * <p>
+ * Credentials that pass are not the end of a logon: the session core may still refuse it (a blocked user, a resume
+ * it cannot honour, no room for another session). The adapter reports the core's answer, {@link #onRefused} counting
+ * like a failure and {@link #onAccepted} forgiving the failures counted under that name, so that a name whose logons
+ * the core keeps refusing is throttled too. Any thread.
  */
 public final class Authenticator
 {
@@ -106,7 +112,7 @@ public final class Authenticator
      * @param userName the user name.
      * @param password the password.
      * @param address  the client's address, for throttling.
-     * @return the outcome.
+     * @return the outcome: a success forgives no failure until the core accepts the logon ({@link #onAccepted}).
      */
     public Outcome password(final String userName, final String password, final String address)
     {
@@ -128,7 +134,7 @@ public final class Authenticator
             return fail(address, userName, GatewayCounterDescriptor.LOGON_FAILED_BAD_PASSWORD,
                 "unknown user or wrong password");
         }
-        return succeed(user);
+        return new Outcome(user, null);
     }
 
     /**
@@ -139,7 +145,7 @@ public final class Authenticator
      * @param nonce       16 to 64 characters, never reused.
      * @param signature   hex HMAC-SHA256 of the signed text.
      * @param address     the client's address, for throttling.
-     * @return the outcome.
+     * @return the outcome: a success forgives no failure until the core accepts the logon ({@link #onAccepted}).
      */
     public Outcome apiKey(final String keyId, final long timestampMs, final String nonce, final String signature,
         final String address)
@@ -160,7 +166,8 @@ public final class Authenticator
             return fail(address, keyId, GatewayCounterDescriptor.LOGON_FAILED_STALE_TIMESTAMP, "timestamp " +
                 timestampMs + " is more than " + skewMs + " ms from the gateway's clock " + nowMs);
         }
-        if (nonce.length() < MIN_NONCE || nonce.length() > MAX_NONCE)
+        final int nonceLength = nonce.codePointCount(0, nonce.length());
+        if (nonceLength < MIN_NONCE || nonceLength > MAX_NONCE)
         {
             return fail(address, keyId, GatewayCounterDescriptor.LOGON_FAILED_BAD_SIGNATURE, "nonce must be " +
                 MIN_NONCE + " to " + MAX_NONCE + " characters");
@@ -186,19 +193,34 @@ public final class Authenticator
                 "nonce already used: a logon cannot be replayed");
         }
         purgeNonces(nowMs);
-        final User user = credentials.directory().get(key.userIndex());
-        return succeed(user);
+        return new Outcome(credentials.directory().get(key.userIndex()), null);
     }
 
     /**
-     * Count and throttle a logon refused for another reason (a blocked user, a refused resume).
+     * A logon whose credentials passed was refused by the session core (a blocked user, a refused resume, no room
+     * for another session): it counts toward the throttle like a failure.
      *
      * @param address the client's address.
-     * @param user    the user, or null.
+     * @param name    the user name or key id the logon was checked under, or null.
      */
-    public void onRefused(final String address, final String user)
+    public void onRefused(final String address, final String name)
     {
-        throttle.onFailure(address, user, clock.time());
+        throttle.onFailure(address, name, clock.time());
+    }
+
+    /**
+     * A logon was accepted by the session core: the failures counted under the name it was checked under are
+     * forgiven (those of the address are not, nor those of the user's other names: a good API key does not forgive
+     * wrong passwords).
+     *
+     * @param name the user name or key id the logon was checked under, or null.
+     */
+    public void onAccepted(final String name)
+    {
+        if (null != name)
+        {
+            throttle.onSuccess(name);
+        }
     }
 
     /**
@@ -243,12 +265,6 @@ public final class Authenticator
         counters.increment(counter);
         throttle.onFailure(address, user, clock.time());
         return new Outcome(null, reason);
-    }
-
-    private Outcome succeed(final User user)
-    {
-        throttle.onSuccess(user.name());
-        return new Outcome(user, null);
     }
 
     private void purgeNonces(final long nowMs)

@@ -38,9 +38,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The gateway's credentials, read once at start from a JSON file that only its owner may read (the gateway refuses
- * a file readable by group or others). Passwords are stored as Spring Security password hashes with their encoder
- * id ({@code {bcrypt}$2a$10$...}); API keys as an id and the base64 secret the client signs logons with. Nothing
- * secret is ever logged: errors name the user and the field, never the value.
+ * a file readable by group or others). Passwords are stored as bcrypt hashes with Spring Security's encoder id
+ * ({@code {bcrypt}$2a$10$...}), nothing else: a plain-text {@code {noop}} password or another encoder's hash is
+ * refused at load (argon2 would need Bouncy Castle, which the gateway does not ship). API keys are stored as an id
+ * and the base64 secret the client signs logons with. Nothing secret is ever logged: errors name the user and the
+ * field, never the value.
  * <pre>
  * { "users": [ { "name": "alice", "password": "{bcrypt}$2a$10$...", "accounts": [101, 102],
  *                "roles": ["trader"], "marketData": ["*"], "ordersPerSecond": 50, "orderBurst": 100,
@@ -52,6 +54,13 @@ public final class CredentialStore
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{8,64}");
     static final Set<String> ROLES = Set.of("trader", "admin", "viewer");
+    static final String BCRYPT_ID = "{bcrypt}";
+    /** A bcrypt hash with its id: version 2a, 2b or 2y, a cost of 4 to 31, 22 characters of salt, 31 of hash. */
+    static final Pattern BCRYPT = Pattern.compile(
+        "\\{bcrypt}\\$2[aby]\\$(0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53}");
+    private static final Set<String> OTHER_ENCODER_IDS = Set.of("{argon2}", "{argon2@SpringSecurity_v5_8}",
+        "{pbkdf2}", "{pbkdf2@SpringSecurity_v5_8}", "{scrypt}", "{scrypt@SpringSecurity_v5_8}", "{sha256}",
+        "{SHA-1}", "{SHA-256}", "{MD4}", "{MD5}", "{ldap}");
     private static final Set<String> USER_FIELDS = Set.of("name", "password", "accounts", "roles", "marketData",
         "ordersPerSecond", "orderBurst", "apiKeys");
 
@@ -246,11 +255,10 @@ public final class CredentialStore
                     USER_FIELDS);
             }
         }
-        final String password = text(file, node, "password", name, "");
-        if (!password.isEmpty() && !password.startsWith("{"))
+        final String problem = passwordProblem(text(file, node, "password", name, ""));
+        if (null != problem)
         {
-            throw new IllegalArgumentException(where(file, name) + ": password must be a hash with its encoder id, " +
-                "e.g. {bcrypt}$2a$10$..., never the password itself");
+            throw new IllegalArgumentException(where(file, name) + ": password " + problem);
         }
         final JsonNode accountsNode = node.path("accounts");
         final long[] accounts = new long[accountsNode.size()];
@@ -278,6 +286,39 @@ public final class CredentialStore
         final long rate = positive(file, node, "ordersPerSecond", name, defaultOrdersPerSec);
         final long burst = positive(file, node, "orderBurst", name, defaultOrderBurst);
         return new User(index, name, accounts, roles, marketData, rate, burst);
+    }
+
+    /**
+     * What is wrong with a stored password, without a word of its value: only a bcrypt hash with its encoder id is
+     * accepted. The id is named when it is one of Spring Security's, as it is no secret then; anything else may be
+     * the password itself.
+     *
+     * @param password the stored value, empty when the user has none.
+     * @return the problem, or null when the value is a bcrypt hash or empty.
+     */
+    static String passwordProblem(final String password)
+    {
+        if (password.isEmpty() || BCRYPT.matcher(password).matches())
+        {
+            return null;
+        }
+        if (password.startsWith(BCRYPT_ID))
+        {
+            return "is not a well-formed bcrypt hash: " + BCRYPT_ID + " then $2a$, $2b$ or $2y$, a cost of 04 " +
+                "to 31, $ and 53 characters of ./A-Z a-z 0-9";
+        }
+        final int end = password.indexOf('}');
+        final String id = password.startsWith("{") && end > 0 ? password.substring(0, end + 1) : null;
+        if ("{noop}".equals(id))
+        {
+            return "is stored in plain text ({noop}): store its bcrypt hash, {bcrypt}$2a$10$..., as " +
+                "./warpbus gateway-user writes it";
+        }
+        if (null != id && OTHER_ENCODER_IDS.contains(id))
+        {
+            return "is hashed with " + id + ": the gateway accepts only bcrypt, {bcrypt}$2a$10$...";
+        }
+        return "must be a bcrypt hash with its encoder id, {bcrypt}$2a$10$..., never the password itself";
     }
 
     private static ApiKey parseKey(final Path file, final JsonNode key, final int userIndex, final String user)

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Throttles logons after repeated failures: once {@code maxFailures} logons from one address, or for one user, have
  * failed within {@code windowMs}, further attempts from that address or for that user are refused, without their
- * credentials being checked, until the window has passed. A success clears the user's count. Any thread.
+ * credentials being checked, until the window has passed. A success clears the count of the name it used (user name
+ * or key id). Any thread.
  */
 public final class LogonThrottle
 {
@@ -82,9 +83,9 @@ public final class LogonThrottle
     }
 
     /**
-     * A logon succeeded: the user's failures are forgiven (the address's are not).
+     * A logon succeeded: the failures counted under the name it used are forgiven (the address's are not).
      *
-     * @param user the user.
+     * @param user the user name or key id, as given to {@link #onFailure}.
      */
     public void onSuccess(final String user)
     {

@@ -18,6 +18,11 @@ package io.warpbus.gateway.session;
 /**
  * Why a client message was refused before it became a command, or why a command could not be honoured. The code
  * goes to the client in an {@code error} message with a text naming what was wrong; codes are stable.
+ * <p>
+ * No code stands for overload or rate limits, as no {@code error} message reports them: an order over a rate limit
+ * is rejected with reason 502, too many failed logons get the logon refused, and a full inbound queue refuses a
+ * logon or closes a logged-on connection with WebSocket close code 1013 (try again later). Numbers 12 and 13 were
+ * once {@code rateLimited} and {@code busy}, never sent; they are not to be reused.
  */
 public enum ProtocolError
 {
@@ -42,11 +47,7 @@ public enum ProtocolError
     /** The instrument is unknown or not entitled. */
     UNKNOWN_INSTRUMENT(10, "unknownInstrument"),
     /** A subscription that exists already, or an unsubscribe of none. */
-    SUBSCRIPTION_STATE(11, "subscriptionState"),
-    /** Too many requests too fast. */
-    RATE_LIMITED(12, "rateLimited"),
-    /** The gateway cannot take the request now. */
-    BUSY(13, "busy");
+    SUBSCRIPTION_STATE(11, "subscriptionState");
 
     private static final ProtocolError[] BY_CODE = new ProtocolError[16];
 

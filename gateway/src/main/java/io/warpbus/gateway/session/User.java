@@ -25,6 +25,9 @@ import java.util.Set;
  */
 public final class User
 {
+    /** The role that may place, cancel and replace orders; without it a user sees market data only. */
+    public static final String TRADER = "trader";
+
     private final int index;
     private final String name;
     private final long[] accounts;
@@ -32,6 +35,7 @@ public final class User
     private final Set<String> marketData;
     private final long ordersPerSecond;
     private final long orderBurst;
+    private final boolean trader;
     private volatile boolean blocked;
 
     /**
@@ -56,6 +60,7 @@ public final class User
         this.marketData = Set.copyOf(marketData);
         this.ordersPerSecond = ordersPerSecond;
         this.orderBurst = orderBurst;
+        this.trader = this.roles.contains(TRADER);
     }
 
     /**
@@ -87,6 +92,16 @@ public final class User
     public boolean isEntitled(final long account)
     {
         return Arrays.binarySearch(accounts, account) >= 0;
+    }
+
+    /**
+     * May the user place, cancel and replace orders at all? Only with the {@link #TRADER} role. Allocation free.
+     *
+     * @return true if it has the role.
+     */
+    public boolean mayTrade()
+    {
+        return trader;
     }
 
     /**

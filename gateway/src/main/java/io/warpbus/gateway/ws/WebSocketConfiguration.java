@@ -89,10 +89,10 @@ class WebSocketConfiguration
 
     @Bean
     AgentLifecycle webSocketSender(final ConnectionTable connections, final InstrumentRegistry instruments,
-        final CredentialStore credentials, final GatewayCounters counters)
+        final CredentialStore credentials, final Authenticator authenticator, final GatewayCounters counters)
     {
         return new AgentLifecycle(new WsSender(connections, new JsonEventEncoder(instruments,
-            credentials.directory())), new BackoffIdleStrategy(100, 10, 1_000, 200_000), counters,
+            credentials.directory()), authenticator), new BackoffIdleStrategy(100, 10, 1_000, 200_000), counters,
             AgentLifecycle.SENDER_PHASE);
     }
 }

@@ -39,6 +39,7 @@ final class WsConnection
     private volatile boolean inFlight;
     private volatile boolean closed;
     private volatile boolean closeSent;
+    private volatile String logonName;
     private Connection connection;
     private boolean logonSubmitted;
     private boolean oversize;
@@ -92,6 +93,22 @@ final class WsConnection
     void logonSubmitted()
     {
         logonSubmitted = true;
+    }
+
+    /**
+     * The name the logon's credentials were checked under, set before the logon is handed to the core; the sender
+     * reports the core's answer to the logon throttle under it.
+     *
+     * @return the user name or API key id, or null before a logon passed its credentials.
+     */
+    String logonName()
+    {
+        return logonName;
+    }
+
+    void logonName(final String name)
+    {
+        logonName = name;
     }
 
     int preLogonError()

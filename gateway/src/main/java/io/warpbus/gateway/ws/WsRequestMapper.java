@@ -40,6 +40,14 @@ final class WsRequestMapper
     private static final Pattern PRICE = Pattern.compile("(-?)([0-9]{1,18})(?:\\.([0-9]{1,18}))?");
     private static final Pattern TOKEN = Pattern.compile("[0-9a-f]{32}");
     private static final Pattern TEST_ID = Pattern.compile("[\\x20-\\x7E]{1,32}");
+    private static final Pattern SESSION_NAME = Pattern.compile(
+        "[A-Za-z0-9._:\\-]{1," + CommandDescriptor.SESSION_NAME_WIDTH + "}");
+    private static final Pattern API_KEY = Pattern.compile("[A-Za-z0-9._-]{8,64}");
+    private static final Pattern SIGNATURE = Pattern.compile("[0-9a-fA-F]{64}");
+    private static final int MAX_USERNAME = 64;
+    private static final int MAX_PASSWORD = 1024;
+    private static final int MIN_NONCE = 16;
+    private static final int MAX_NONCE = 64;
     private static final long MAX_QUANTITY = 1_000_000_000_000_000L;
     private static final long OFFER_TIMEOUT_NS = 5_000_000L;
 
@@ -68,7 +76,8 @@ final class WsRequestMapper
     }
 
     /**
-     * Authenticate a logon and hand it to the core.
+     * Check a logon, authenticate it and hand it to the core. Every field is checked before the credentials, so that
+     * a logon refused for a bad value neither spends its nonce nor counts as a failed or a good logon.
      *
      * @throws RequestException for missing or badly formed fields.
      */
@@ -76,41 +85,18 @@ final class WsRequestMapper
         throws RequestException
     {
         final String requestId = request.requestId();
-        final Authenticator.Outcome outcome;
-        if (request.has("apiKey"))
-        {
-            require(request, "timestamp", "an API-key logon");
-            require(request, "nonce", "an API-key logon");
-            require(request, "signature", "an API-key logon");
-            outcome = authenticator.apiKey(request.string("apiKey"), request.integer("timestamp"),
-                request.string("nonce"), request.string("signature"), connection.host());
-        }
-        else if (request.has("username"))
-        {
-            require(request, "password", "a password logon");
-            outcome = authenticator.password(request.string("username"), request.string("password"),
-                connection.host());
-        }
-        else
-        {
-            throw new RequestException(ProtocolError.MISSING_FIELD, "logon needs username and password, or apiKey, " +
-                "timestamp, nonce and signature", requestId);
-        }
-        if (!outcome.succeeded())
-        {
-            return new LogonResult(false, outcome.failure());
-        }
+        final boolean byKey = checkCredentialFields(request);
         final long heartbeatMs = request.has("heartbeatMs") ? request.integer("heartbeatMs") : DEFAULT_HEARTBEAT_MS;
         if (heartbeatMs < 1 || heartbeatMs > Integer.MAX_VALUE)
         {
-            throw new RequestException(ProtocolError.INVALID_VALUE, "field 'heartbeatMs' must be a positive number " +
-                "of milliseconds", requestId);
+            throw new RequestException(ProtocolError.INVALID_VALUE, "field 'heartbeatMs' must be 1 to " +
+                Integer.MAX_VALUE + " milliseconds", requestId);
         }
         final String name = request.has("session") ? request.string("session") : "default";
-        if (!JsonProtocol.ID.matcher(name).matches())
+        if (!SESSION_NAME.matcher(name).matches())
         {
-            throw new RequestException(ProtocolError.INVALID_VALUE, "field 'session' must be 1 to 36 of " +
-                "A-Z a-z 0-9 . _ : -", requestId);
+            throw new RequestException(ProtocolError.INVALID_VALUE, "field 'session' must be 1 to " +
+                CommandDescriptor.SESSION_NAME_WIDTH + " of A-Z a-z 0-9 . _ : -", requestId);
         }
         long resumeFrom = -1;
         long tokenHigh = 0;
@@ -128,6 +114,17 @@ final class WsRequestMapper
             tokenHigh = Long.parseUnsignedLong(token.substring(0, 16), 16);
             tokenLow = Long.parseUnsignedLong(token.substring(16), 16);
         }
+
+        final String logonName = byKey ? request.string("apiKey") : request.string("username");
+        final Authenticator.Outcome outcome = byKey ?
+            authenticator.apiKey(logonName, request.integer("timestamp"), request.string("nonce"),
+                request.string("signature"), connection.host()) :
+            authenticator.password(logonName, request.string("password"), connection.host());
+        if (!outcome.succeeded())
+        {
+            return new LogonResult(false, outcome.failure());
+        }
+        connection.logonName(logonName);
         final long from = resumeFrom;
         final long high = tokenHigh;
         final long low = tokenLow;
@@ -135,6 +132,42 @@ final class WsRequestMapper
         final boolean submitted = offer(() -> commands.logon(index, receivedNs, requestId, outcome.user().index(),
             (int)heartbeatMs, from, high, low, name, connection.address()));
         return new LogonResult(submitted, submitted ? null : "the gateway is overloaded, try again");
+    }
+
+    /**
+     * The fields of a logon's credentials, as the protocol's schema has them: either a user name and a password, or
+     * an API key with its timestamp, nonce and signature, never both a user name and a key.
+     *
+     * @return true for an API-key logon, false for a password logon.
+     * @throws RequestException naming the field that is missing or wrong; never its value.
+     */
+    private static boolean checkCredentialFields(final JsonRequest request) throws RequestException
+    {
+        if (request.has("apiKey"))
+        {
+            if (request.has("username"))
+            {
+                throw new RequestException(ProtocolError.INVALID_VALUE, "a logon has either 'username' and " +
+                    "'password', or 'apiKey', 'timestamp', 'nonce' and 'signature': not both 'username' and 'apiKey'",
+                    request.requestId());
+            }
+            require(request, "timestamp", "an API-key logon");
+            require(request, "nonce", "an API-key logon");
+            require(request, "signature", "an API-key logon");
+            matches(request, "apiKey", API_KEY, "8 to 64 of A-Z a-z 0-9 . _ -");
+            length(request, "nonce", MIN_NONCE, MAX_NONCE);
+            matches(request, "signature", SIGNATURE, "64 hex digits, the HMAC-SHA256 of the logon");
+            return true;
+        }
+        if (request.has("username"))
+        {
+            require(request, "password", "a password logon");
+            length(request, "username", 1, MAX_USERNAME);
+            length(request, "password", 1, MAX_PASSWORD);
+            return false;
+        }
+        throw new RequestException(ProtocolError.MISSING_FIELD, "logon needs username and password, or apiKey, " +
+            "timestamp, nonce and signature", request.requestId());
     }
 
     /**
@@ -254,6 +287,31 @@ final class WsRequestMapper
         {
             throw new RequestException(ProtocolError.MISSING_FIELD, "missing field '" + field + "' in " + what,
                 request.requestId());
+        }
+    }
+
+    private static void matches(final JsonRequest request, final String field, final Pattern pattern,
+        final String what) throws RequestException
+    {
+        if (!pattern.matcher(request.string(field)).matches())
+        {
+            throw new RequestException(ProtocolError.INVALID_VALUE, "field '" + field + "' must be " + what,
+                request.requestId());
+        }
+    }
+
+    /**
+     * A string field's length in characters (code points, as JSON Schema counts them).
+     */
+    private static void length(final JsonRequest request, final String field, final int min, final int max)
+        throws RequestException
+    {
+        final String value = request.string(field);
+        final int length = value.codePointCount(0, value.length());
+        if (length < min || length > max)
+        {
+            throw new RequestException(ProtocolError.INVALID_VALUE, "field '" + field + "' must be " + min + " to " +
+                max + " characters", request.requestId());
         }
     }
 

@@ -15,6 +15,7 @@
  */
 package io.warpbus.gateway.ws;
 
+import io.warpbus.gateway.security.Authenticator;
 import io.warpbus.gateway.session.Connection;
 import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.EventDescriptor;
@@ -28,18 +29,26 @@ import org.agrona.concurrent.MessageHandler;
  * over the connections, one asynchronous send in flight per socket (the next waits for its completion), so that a
  * slow socket only fills its own queue, which the session core then conflates or closes. It also carries out the
  * core's close requests and gives retired connection slots back once nothing is in flight.
+ * <p>
+ * The core's answer to a logon passes through here on its way to the client, so this is where the
+ * {@link Authenticator} hears it, off the core's thread: a refusal counts toward the logon throttle and an
+ * acceptance forgives the failures of the name the logon used. A refusal still queued when its connection is
+ * retired (the client did not wait for it) counts all the same.
  */
 final class WsSender implements Agent
 {
     private final ConnectionTable connections;
     private final JsonEventEncoder encoder;
+    private final Authenticator authenticator;
     private final MessageHandler handler = this::onEvent;
+    private final MessageHandler unsent = this::onUnsent;
     private WsConnection current;
 
-    WsSender(final ConnectionTable connections, final JsonEventEncoder encoder)
+    WsSender(final ConnectionTable connections, final JsonEventEncoder encoder, final Authenticator authenticator)
     {
         this.connections = connections;
         this.encoder = encoder;
+        this.authenticator = authenticator;
     }
 
     @Override
@@ -60,6 +69,11 @@ final class WsSender implements Agent
             {
                 if (null == socket || !socket.isInFlight())
                 {
+                    if (null != socket)
+                    {
+                        current = socket;
+                        connection.outbound().read(unsent);
+                    }
                     connections.release(connection);
                     work++;
                 }
@@ -92,6 +106,7 @@ final class WsSender implements Agent
 
     private void onEvent(final int type, final DirectBuffer buffer, final int offset, final int length)
     {
+        onLogonAnswer(type);
         if (EventDescriptor.CLOSE == type)
         {
             current.close(buffer.getInt(offset + EventDescriptor.CODE_OFFSET),
@@ -102,6 +117,23 @@ final class WsSender implements Agent
         if (null != json)
         {
             current.sendAsync(json);
+        }
+    }
+
+    private void onUnsent(final int type, final DirectBuffer buffer, final int offset, final int length)
+    {
+        onLogonAnswer(type);
+    }
+
+    private void onLogonAnswer(final int type)
+    {
+        if (EventDescriptor.LOGON_REJECTED == type)
+        {
+            authenticator.onRefused(current.host(), current.logonName());
+        }
+        else if (EventDescriptor.LOGON_ACCEPTED == type)
+        {
+            authenticator.onAccepted(current.logonName());
         }
     }
 }

@@ -77,20 +77,7 @@ class GatewayRestartTest
             assertEquals("new", accepted.path("execType").asString(), accepted.toString());
             assertEquals(2, accepted.path("seq").asLong());
         }
-        gateway.kill();
-
-        // While the gateway is dead, a direct client of the engine takes alice's offer twice.
-        direct = Bus.launch(new BusContext().directory(dir.resolve("direct-bus")).name("direct")
-            .threadingMode(ThreadingMode.INVOKER));
-        final ExclusivePublication orders = direct.addExclusivePublication(engine.directOrderEntry());
-        Await.until("the engine to subscribe to the direct client", TestClient.TIMEOUT_MS, direct::doWork,
-            orders::isConnected);
-        buy(orders, 1, 10);
-        buy(orders, 2, 20);
-        Await.until("the engine to fill alice's order", TestClient.TIMEOUT_MS, direct::doWork,
-            () -> engine.service().lastExecId(1) >= 3);
-
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+        killAndFillWhileDead(credentials, port);
         try (TestClient alice = new TestClient(port))
         {
             // Resume from 2: the order's acceptance (in the gateway's journal) and both fills (from the engine).
@@ -113,6 +100,63 @@ class GatewayRestartTest
             assertEquals(0, open.path("orders").size(), "the restarted gateway knows the order is done: " + open);
             alice.checkSchema();
         }
+    }
+
+    @Test
+    void shouldNumberOnPastWhatTheClientSawBeforeAKillMarketDataIncluded() throws InterruptedException
+    {
+        engine = new EngineFixture(dir, 1, false);
+        final Path credentials = GatewayFixtures.writeCredentials(dir);
+        final int port = GatewayFixtures.freePort();
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+
+        final String token;
+        final long lastSeen;
+        try (TestClient alice = new TestClient(port))
+        {
+            token = alice.logon("alice", "alice-pw").path("session").asString();
+            alice.request("{\"type\":\"subscribe\",\"instrument\":\"ACME\"}", "subscribed");
+            alice.awaitType("book");
+            alice.request(OrderEntryTest.order("kill-2", GatewayFixtures.ALICE_ACCOUNT, "sell", "100.00", 30),
+                "executionReport");
+            // Her own order's book update: a number the journal, which keeps no market data, does not hold.
+            alice.await((m) -> "bookUpdate".equals(m.path("type").asString()), "the book update of her order");
+            lastSeen = alice.received().get(alice.size() - 1).path("seq").asLong();
+        }
+        killAndFillWhileDead(credentials, port);
+        try (TestClient alice = new TestClient(port))
+        {
+            alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
+                "\"token\":\"" + token + "\",\"fromSeq\":" + (lastSeen + 1) + "}}");
+            final JsonNode logon = alice.awaitType("logon");
+            assertTrue(logon.path("resumed").asBoolean(), "resumed from past the journal's last record: " + logon);
+            alice.await((m) -> "filled".equals(m.path("execType").asString()), "the last fill" + gateway.dump());
+            final List<JsonNode> reports = alice.ofType("executionReport");
+            assertEquals(2, reports.size(), "both fills, reported while the gateway was down: " + alice.received());
+            assertEquals("partiallyFilled", reports.get(0).path("execType").asString());
+            assertTrue(reports.get(0).path("seq").asLong() > lastSeen, "numbered past what she saw: " +
+                reports.get(0) + " after " + lastSeen);
+            assertEquals(reports.get(0).path("seq").asLong() + 1, reports.get(1).path("seq").asLong());
+            alice.checkSchema();
+        }
+    }
+
+    private void killAndFillWhileDead(final Path credentials, final int port) throws InterruptedException
+    {
+        gateway.kill();
+
+        // While the gateway is dead, a direct client of the engine takes alice's offer twice.
+        direct = Bus.launch(new BusContext().directory(dir.resolve("direct-bus")).name("direct")
+            .threadingMode(ThreadingMode.INVOKER));
+        final ExclusivePublication orders = direct.addExclusivePublication(engine.directOrderEntry());
+        Await.until("the engine to subscribe to the direct client", TestClient.TIMEOUT_MS, direct::doWork,
+            orders::isConnected);
+        buy(orders, 1, 10);
+        buy(orders, 2, 20);
+        Await.until("the engine to fill alice's order", TestClient.TIMEOUT_MS, direct::doWork,
+            () -> engine.service().lastExecId(1) >= 3);
+
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
     }
 
     private void buy(final ExclusivePublication orders, final long clientOrderId, final long lots)

@@ -49,7 +49,6 @@ class MarketDataTest extends GatewayTestBase
     static void properties(final DynamicPropertyRegistry registry)
     {
         gatewayProperties(registry);
-        registry.add("warpbus.gateway.sessions.queue-bytes", () -> "16384");
         registry.add("warpbus.gateway.sessions.socket-send-buffer", () -> "8192");
         registry.add("warpbus.gateway.sessions.slow-consumer-timeout", () -> "3s");
         registry.add("warpbus.gateway.sessions.max-open-orders", () -> "10000");

@@ -183,7 +183,25 @@ class OperationsTest extends GatewayTestBase
                 assertTrue(text.contains(meter), meter + " in the scrape");
             }
             assertTrue(text.contains("quantile=\"0.99\""), "round-trip percentiles");
+            final double total = sample(text, "warpbus_gateway_order_round_trip_seconds_sum");
+            final double own = sample(text, "warpbus_gateway_order_processing_seconds_sum");
+            assertEquals(sample(text, "warpbus_gateway_order_round_trip_seconds_count"),
+                sample(text, "warpbus_gateway_order_processing_seconds_count"), "one of each per request");
+            assertTrue(own > 0 && own < total, "the gateway's own time is a part of the round trip: " + own +
+                " of " + total);
         }
+    }
+
+    private static double sample(final String scrape, final String name)
+    {
+        for (final String line : scrape.split("\n"))
+        {
+            if (line.startsWith(name + "{") || line.startsWith(name + " "))
+            {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError(name + " not in the scrape");
     }
 
     private HttpResponse<String> get(final String path, final String authorization)

@@ -134,10 +134,13 @@ class OrderEntryTest extends GatewayTestBase
         try (TestClient alice = client())
         {
             alice.logon("alice", "alice-pw");
-            assertRejected(alice, order(id("acct"), GatewayFixtures.BOB_ACCOUNT, "buy", "99.00", 10),
-                RejectReason.NOT_ENTITLED);
-            assertRejected(alice, order(id("tick"), GatewayFixtures.ALICE_ACCOUNT, "buy", "99.03", 10),
-                RejectReason.PRICE_OFF_TICK_GRID);
+            final JsonNode notEntitled = assertRejected(alice, order(id("acct"), GatewayFixtures.BOB_ACCOUNT, "buy",
+                "99.5", 10), RejectReason.NOT_ENTITLED);
+            assertEquals("99.50", notEntitled.path("price").asString(), "the price as the client sent it, at the " +
+                "instrument's scale: " + notEntitled);
+            final JsonNode offTick = assertRejected(alice, order(id("tick"), GatewayFixtures.ALICE_ACCOUNT, "buy",
+                "99.03", 10), RejectReason.PRICE_OFF_TICK_GRID);
+            assertEquals("99.03", offTick.path("price").asString(), offTick.toString());
             assertRejected(alice, order(id("decimals"), GatewayFixtures.ALICE_ACCOUNT, "buy", "99.001", 10),
                 RejectReason.PRICE_OFF_TICK_GRID);
             assertRejected(alice, order(id("lot"), GatewayFixtures.ALICE_ACCOUNT, "buy", "99.00", 15),

@@ -40,6 +40,7 @@ public final class GatewayMetrics implements MeterBinder
     private final GatewayCounters counters;
     private volatile Timer roundTrip;
     private volatile Timer recentRoundTrip;
+    private volatile Timer processing;
 
     /**
      * Meters over the gateway's counters.
@@ -76,6 +77,13 @@ public final class GatewayMetrics implements MeterBinder
             .minimumExpectedValue(Duration.ofNanos(1_000))
             .maximumExpectedValue(Duration.ofSeconds(10))
             .register(registry);
+        processing = Timer.builder("warpbus.gateway.order.processing")
+            .description("of an order's round trip inside the gateway, the time the gateway itself spent: " +
+                "request received to sent on the bus, plus the engine's answer taken to queued for the client")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofNanos(1_000))
+            .maximumExpectedValue(Duration.ofSeconds(10))
+            .register(registry);
         recentRoundTrip = Timer.builder("warpbus.gateway.order.round.trip.recent")
             .description("order round trip inside the gateway, percentiles over the last minute")
             .publishPercentiles(0.5, 0.9, 0.99, 0.999)
@@ -86,16 +94,19 @@ public final class GatewayMetrics implements MeterBinder
     /**
      * One order round trip; the session core's thread.
      *
-     * @param nanos its duration.
+     * @param totalNanos   request in to answer out.
+     * @param gatewayNanos the part spent in the gateway.
      */
-    public void onRoundTrip(final long nanos)
+    public void onRoundTrip(final long totalNanos, final long gatewayNanos)
     {
         final Timer timer = roundTrip;
         final Timer recent = recentRoundTrip;
-        if (null != timer && null != recent)
+        final Timer own = processing;
+        if (null != timer && null != recent && null != own)
         {
-            timer.record(nanos, TimeUnit.NANOSECONDS);
-            recent.record(nanos, TimeUnit.NANOSECONDS);
+            timer.record(totalNanos, TimeUnit.NANOSECONDS);
+            recent.record(totalNanos, TimeUnit.NANOSECONDS);
+            own.record(gatewayNanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -107,5 +118,15 @@ public final class GatewayMetrics implements MeterBinder
     public Timer roundTrip()
     {
         return roundTrip;
+    }
+
+    /**
+     * The round trip over the last minute, with percentiles 0.5, 0.9, 0.99 and 0.999.
+     *
+     * @return the timer, or null before the registry bound it.
+     */
+    public Timer recentRoundTrip()
+    {
+        return recentRoundTrip;
     }
 }

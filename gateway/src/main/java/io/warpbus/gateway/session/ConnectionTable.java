@@ -15,6 +15,7 @@
  */
 package io.warpbus.gateway.session;
 
+import org.agrona.BitUtil;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
 /**
@@ -23,6 +24,11 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
  */
 public final class ConnectionTable implements AutoCloseable
 {
+    /**
+     * The smallest outbound queue: the largest message (a book, a page of open orders) must fit in an eighth of it.
+     */
+    public static final int MIN_QUEUE_BYTES = 64 * 1024;
+
     private final Connection[] connections;
     private final ManyToManyConcurrentArrayQueue<Connection> free;
 
@@ -34,6 +40,12 @@ public final class ConnectionTable implements AutoCloseable
      */
     public ConnectionTable(final int capacity, final int queueCapacity)
     {
+        if (queueCapacity < MIN_QUEUE_BYTES || !BitUtil.isPowerOfTwo(queueCapacity))
+        {
+            throw new IllegalArgumentException("an outbound queue of " + queueCapacity + " bytes: it must be a " +
+                "power of two of at least " + MIN_QUEUE_BYTES + " (a book or a page of open orders is one message " +
+                "of up to an eighth of the queue, and a resend needs 16 KiB of room)");
+        }
         connections = new Connection[capacity];
         free = new ManyToManyConcurrentArrayQueue<>(capacity);
         for (int i = 0; i < capacity; i++)

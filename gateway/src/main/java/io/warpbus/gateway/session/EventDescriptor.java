@@ -180,7 +180,7 @@ public final class EventDescriptor
     public static final int OPEN_ORDERS_COUNT_OFFSET = 48;
     public static final int OPEN_ORDERS_ENTRIES_OFFSET = 56;
     public static final int ORDER_ENTRY_LENGTH = EXECUTION_REPORT_LENGTH - 8;
-    public static final int MAX_ORDERS_PER_MESSAGE = 100;
+    public static final int MAX_ORDERS_PER_MESSAGE = 50;
 
     private EventDescriptor()
     {

@@ -52,6 +52,16 @@ public final class GatewayCounters implements AutoCloseable
     }
 
     /**
+     * The counters file, for {@code ./warpbus stat}.
+     *
+     * @return its path.
+     */
+    public Path file()
+    {
+        return file.file();
+    }
+
+    /**
      * A counter.
      *
      * @param descriptor which.

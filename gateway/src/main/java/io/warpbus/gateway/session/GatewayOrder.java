@@ -47,6 +47,7 @@ final class GatewayOrder
     byte status;
     /** Receive time of the client request still waiting for the engine's answer, 0 when none. */
     long pendingRequestNs;
+    long pendingSentNs;
     /** Restored from the journal without any answer from the engine: resolved once the engine has caught up. */
     boolean recoveredUnanswered;
 
@@ -82,6 +83,7 @@ final class GatewayOrder
         cumulativeNotional = 0;
         status = PENDING_NEW;
         pendingRequestNs = 0;
+        pendingSentNs = 0;
         recoveredUnanswered = false;
     }
 }

@@ -45,7 +45,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class MarketDataFanout
 {
-    private static final int MAX_BOOK_LEVELS = 512;
+    /**
+     * Levels per side in a book, and levels in an update: the largest book must fit one message of the smallest
+     * outbound queue ({@link ConnectionTable#MIN_QUEUE_BYTES}, whose ring takes messages of up to an eighth of it).
+     */
+    static final int MAX_BOOK_LEVELS = 160;
 
     private final SessionCoreContext context;
     private final Session[] sessions;
@@ -217,7 +221,7 @@ final class MarketDataFanout
                     continue;
                 }
                 final int length = encodeBook(byIndex[i], reason);
-                if (!outbox.hasRoom(session, length) ||
+                if (!outbox.hasRoomForMarketData(session, length) ||
                     !outbox.send(session, EventDescriptor.BOOK, event, 0, length, nowNs))
                 {
                     break;
@@ -235,7 +239,7 @@ final class MarketDataFanout
                 nowNs - session.conflatedSinceNs > context.slowConsumerTimeoutNs())
             {
                 session.conflatedSinceNs = 0;
-                outbox.closeSlowConsumer(session);
+                outbox.closeSlowConsumer(session, "slow consumer: market data conflated for too long");
             }
         }
         return sent;
@@ -317,7 +321,7 @@ final class MarketDataFanout
                 conflated(session);
                 continue;
             }
-            if (!outbox.send(session, type, event, 0, length, nowNs))
+            if (!outbox.hasRoomForMarketData(session, length) || !outbox.send(session, type, event, 0, length, nowNs))
             {
                 conflated(session);
                 owe(session, instrument.index, EventDescriptor.BOOK_CONFLATED);
@@ -577,13 +581,33 @@ final class MarketDataFanout
             {
                 offset = putLevel(offset, level.price(), quantity * lotSize, (int)level.orderCount(),
                     bid ? CommandDescriptor.BUY : CommandDescriptor.SELL);
-                count++;
             }
+            count++;
+        }
+        if (count > MAX_BOOK_LEVELS)
+        {
+            // Too wide for one message (a sweep through many levels): every subscriber gets the whole book instead,
+            // never a part of the change.
+            oweEveryone(instrument);
+            return;
         }
         event.putInt(EventDescriptor.INSTRUMENT_OFFSET, instrument.info.id());
         event.putInt(EventDescriptor.UPDATE_COUNT_OFFSET, count);
         event.putLong(EventDescriptor.MD_SEQ_OFFSET, instrument.sequence);
         fanOut(instrument, EventDescriptor.BOOK_UPDATE, offset);
+    }
+
+    private void oweEveryone(final InstrumentState instrument)
+    {
+        final IntArrayList subscribers = instrument.subscribers;
+        for (int i = 0, size = subscribers.size(); i < size; i++)
+        {
+            final Session session = sessions[subscribers.getInt(i)];
+            if (session.isConnected())
+            {
+                owe(session, instrument.index, EventDescriptor.BOOK_CONFLATED);
+            }
+        }
     }
 
     private void onTrade(final InstrumentState instrument)

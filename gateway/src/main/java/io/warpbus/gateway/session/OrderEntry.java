@@ -127,6 +127,10 @@ final class OrderEntry implements EngineLink.ReportListener
         final InstrumentState instrument = instrumentId < 0 ? null : instruments.get(instrumentId);
 
         RejectReason reason = checkRate(session, nowNs);
+        if (null == reason && !session.user.mayTrade())
+        {
+            reason = RejectReason.NOT_ENTITLED;
+        }
         if (null == reason && null != orders.byClientId(key))
         {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
@@ -170,8 +174,8 @@ final class OrderEntry implements EngineLink.ReportListener
         if (null != reason)
         {
             rejectNew(session, command, offset, account, instrumentId, side, orderType, timeInForce, postOnly,
-                quantity, reason, nowNs);
-            latency.onRoundTrip(context.nanoClock().nanoTime() - receivedNs);
+                quantity, reportedPrice(instrument, orderType, command, offset), reason, nowNs);
+            rejectedAtGateway(receivedNs);
             return;
         }
 
@@ -199,9 +203,17 @@ final class OrderEntry implements EngineLink.ReportListener
             report(order, ExecTypes.REJECTED, RejectReason.ENGINE_UNAVAILABLE, 0, 0, 0, nowNs);
             counters.increment(GatewayCounterDescriptor.GATEWAY_REJECTS);
             done(order);
+            rejectedAtGateway(receivedNs);
             return;
         }
+        order.pendingSentNs = context.nanoClock().nanoTime();
         counters.increment(GatewayCounterDescriptor.ORDERS_SENT);
+    }
+
+    private void rejectedAtGateway(final long receivedNs)
+    {
+        final long spentNs = context.nanoClock().nanoTime() - receivedNs;
+        latency.onRoundTrip(spentNs, spentNs);
     }
 
     /**
@@ -213,6 +225,10 @@ final class OrderEntry implements EngineLink.ReportListener
         final GatewayOrder order = orders.byClientId(
             probe.set(session.index, command, offset + CommandDescriptor.CLIENT_ORDER_ID_OFFSET));
         RejectReason reason = checkRate(session, nowNs);
+        if (null == reason && !session.user.mayTrade())
+        {
+            reason = RejectReason.NOT_ENTITLED;
+        }
         if (null == reason && (null == order || !order.isLive()))
         {
             reason = RejectReason.UNKNOWN_ORDER;
@@ -229,10 +245,11 @@ final class OrderEntry implements EngineLink.ReportListener
         if (null != reason)
         {
             rejectRequest(session, order, command, offset, ExecTypes.CANCEL_REJECTED, reason, nowNs);
-            latency.onRoundTrip(context.nanoClock().nanoTime() - receivedNs);
+            rejectedAtGateway(receivedNs);
             return;
         }
         order.pendingRequestNs = receivedNs;
+        order.pendingSentNs = context.nanoClock().nanoTime();
         counters.increment(GatewayCounterDescriptor.ORDERS_SENT);
     }
 
@@ -246,6 +263,10 @@ final class OrderEntry implements EngineLink.ReportListener
             probe.set(session.index, command, offset + CommandDescriptor.CLIENT_ORDER_ID_OFFSET));
         final long quantity = command.getLong(offset + CommandDescriptor.QUANTITY_OFFSET);
         RejectReason reason = checkRate(session, nowNs);
+        if (null == reason && !session.user.mayTrade())
+        {
+            reason = RejectReason.NOT_ENTITLED;
+        }
         if (null == reason && (null == order || !order.isLive()))
         {
             reason = RejectReason.UNKNOWN_ORDER;
@@ -282,10 +303,11 @@ final class OrderEntry implements EngineLink.ReportListener
         if (null != reason)
         {
             rejectRequest(session, order, command, offset, ExecTypes.REPLACE_REJECTED, reason, nowNs);
-            latency.onRoundTrip(context.nanoClock().nanoTime() - receivedNs);
+            rejectedAtGateway(receivedNs);
             return;
         }
         order.pendingRequestNs = receivedNs;
+        order.pendingSentNs = context.nanoClock().nanoTime();
         counters.increment(GatewayCounterDescriptor.ORDERS_SENT);
     }
 
@@ -335,6 +357,7 @@ final class OrderEntry implements EngineLink.ReportListener
     @Override
     public void onReport(final ExecutionReportDecoder report, final long nowNs)
     {
+        final long takenNs = context.nanoClock().nanoTime();
         final GatewayOrder order = orders.byEngineId(report.clientOrderId());
         if (null == order || (report.clientOrderId() & ORIGIN_MASK) != originBits)
         {
@@ -360,7 +383,9 @@ final class OrderEntry implements EngineLink.ReportListener
             lastQuantity, report.transactTime());
         if (0 != order.pendingRequestNs && answersRequest(execType, report.reason()))
         {
-            latency.onRoundTrip(context.nanoClock().nanoTime() - order.pendingRequestNs);
+            final long answeredNs = context.nanoClock().nanoTime();
+            latency.onRoundTrip(answeredNs - order.pendingRequestNs,
+                order.pendingSentNs - order.pendingRequestNs + answeredNs - takenNs);
             order.pendingRequestNs = 0;
         }
         if (!order.isLive())
@@ -582,10 +607,26 @@ final class OrderEntry implements EngineLink.ReportListener
         return 0 == mantissa % divisor ? mantissa / divisor : Long.MIN_VALUE;
     }
 
+    /**
+     * The price a rejected new order's report echoes, in the instrument's units as every report carries it: 0 when
+     * the order has none or it cannot be put in those units (unknown instrument, too many decimals, too large).
+     */
+    private static long reportedPrice(
+        final InstrumentState instrument, final byte orderType, final DirectBuffer command, final int offset)
+    {
+        if (null == instrument || CommandDescriptor.LIMIT != orderType)
+        {
+            return 0;
+        }
+        final long price = toPriceUnits(instrument.info, command.getLong(offset + CommandDescriptor.PRICE_OFFSET),
+            command.getInt(offset + CommandDescriptor.PRICE_DECIMALS_OFFSET));
+        return Long.MIN_VALUE == price ? 0 : price;
+    }
+
     @SuppressWarnings("checkstyle:parameternumber")
     private void rejectNew(final Session session, final DirectBuffer command, final int offset, final long account,
         final int instrumentId, final byte side, final byte orderType, final byte timeInForce, final boolean postOnly,
-        final long quantity, final RejectReason reason, final long nowNs)
+        final long quantity, final long price, final RejectReason reason, final long nowNs)
     {
         final UnsafeBuffer event = this.event;
         event.setMemory(0, EventDescriptor.EXECUTION_REPORT_LENGTH, (byte)0);
@@ -602,7 +643,7 @@ final class OrderEntry implements EngineLink.ReportListener
         event.putShort(EventDescriptor.REASON_OFFSET, (short)reason.code());
         event.putByte(EventDescriptor.REQUEST_ONLY_OFFSET, (byte)1);
         event.putLong(EventDescriptor.QUANTITY_OFFSET, quantity);
-        event.putLong(EventDescriptor.PRICE_OFFSET, command.getLong(offset + CommandDescriptor.PRICE_OFFSET));
+        event.putLong(EventDescriptor.PRICE_OFFSET, price);
         event.putLong(EventDescriptor.TRANSACT_TIME_OFFSET, context.epochClock().nanoTime());
         counters.increment(GatewayCounterDescriptor.GATEWAY_REJECTS);
         outbox.send(session, EventDescriptor.EXECUTION_REPORT, event, 0, EventDescriptor.EXECUTION_REPORT_LENGTH,

@@ -16,8 +16,11 @@
 package io.warpbus.gateway.session;
 
 /**
- * Receives each order's round trip inside the gateway: from the adapter receiving the client's request to the
- * engine's answer queued for the client. Called on the session core's thread: must not block or allocate.
+ * Receives each order request's round trip inside the gateway: from the adapter receiving the client's request to
+ * the answer queued for the client, and the part of it the gateway itself spent (request received to sent on the
+ * bus, plus the engine's answer taken by the session core to queued); the rest is the bus and the engine. A request
+ * the gateway rejects itself spent all of its round trip in the gateway. Called on the session core's thread: must
+ * not block or allocate.
  */
 @FunctionalInterface
 public interface OrderLatencyRecorder
@@ -25,7 +28,8 @@ public interface OrderLatencyRecorder
     /**
      * One round trip.
      *
-     * @param nanos its duration.
+     * @param totalNanos   request in to answer out.
+     * @param gatewayNanos of that, the time spent in the gateway.
      */
-    void onRoundTrip(long nanos);
+    void onRoundTrip(long totalNanos, long gatewayNanos);
 }

@@ -15,7 +15,10 @@
  */
 package io.warpbus.gateway.session;
 
+import java.nio.ByteBuffer;
+
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
@@ -27,27 +30,58 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * <ul>
  *     <li>A recoverable event ({@link EventDescriptor#isRecoverable}) always takes a sequence number and is
  *     journaled before it is queued. If the session is not connected, or is being resent to, it stays in the
- *     journal for the resend; if the queue is full, the client is too slow for its own reports and the connection
- *     is closed: it gets them when it resumes.</li>
+ *     journal for the resend; if the queue is full, the session falls behind: it is caught up from the journal as a
+ *     resend is, with its market data held back until then, and disconnected as a slow consumer only if it stays
+ *     behind for longer than the slow-consumer timeout.</li>
  *     <li>Anything else (market data, heartbeats) takes a sequence number only once it has a place in the queue,
  *     so a client never sees a hole in the numbers of a live connection; a resend fills the numbers it took with a
  *     gap fill.</li>
+ *     <li>Every {@value #SEQ_MARK_INTERVAL} numbers the journal notes how far the session's numbering may go before
+ *     the next note, so that a restarted gateway numbers on past anything the client saw, market data included.</li>
  * </ul>
  */
 final class Outbox
 {
     static final int SLOW_CONSUMER_CLOSE = 1008;
     static final int NORMAL_CLOSE = 1000;
+    static final long SEQ_MARK_INTERVAL = 1024;
+
+    /**
+     * Told when a session's queue has no room for a recoverable event, which is in the journal already.
+     */
+    @FunctionalInterface
+    interface BehindHandler
+    {
+        /**
+         * The session must be caught up from the journal, from this number on.
+         *
+         * @param session the session.
+         * @param seq     the number of the event that found no room.
+         */
+        void onBehind(Session session, long seq);
+    }
 
     private final ConnectionTable connections;
     private final SessionJournal journal;
     private final GatewayCounters counters;
+    private final UnsafeBuffer mark = new UnsafeBuffer(ByteBuffer.allocateDirect(SessionJournal.SEQ_MARK_LENGTH));
+    private BehindHandler behindHandler;
 
     Outbox(final ConnectionTable connections, final SessionJournal journal, final GatewayCounters counters)
     {
         this.connections = connections;
         this.journal = journal;
         this.counters = counters;
+    }
+
+    /**
+     * Who catches up a session whose queue was full for a recoverable event.
+     *
+     * @param handler the handler.
+     */
+    void behindHandler(final BehindHandler handler)
+    {
+        this.behindHandler = handler;
     }
 
     /**
@@ -67,7 +101,7 @@ final class Outbox
     {
         if (EventDescriptor.isRecoverable(type))
         {
-            final long seq = session.takeSeq();
+            final long seq = takeSeq(session);
             buffer.putLong(offset + EventDescriptor.SEQ_OFFSET, seq);
             final long position = journal.append(session.index, type, buffer, offset, length);
             counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
@@ -80,9 +114,8 @@ final class Outbox
             final int index = ring.tryClaim(type, length);
             if (index < 0)
             {
-                connections.get(session.connection).requestClose(SLOW_CONSUMER_CLOSE,
-                    "slow consumer: outbound queue full");
-                counters.increment(GatewayCounterDescriptor.SLOW_CONSUMER_DISCONNECTS);
+                counters.increment(GatewayCounterDescriptor.CATCH_UPS);
+                behindHandler.onBehind(session, seq);
                 return false;
             }
             ring.buffer().putBytes(index, buffer, offset, length);
@@ -101,10 +134,25 @@ final class Outbox
             return false;
         }
         ring.buffer().putBytes(index, buffer, offset, length);
-        ring.buffer().putLong(index + EventDescriptor.SEQ_OFFSET, session.takeSeq());
+        ring.buffer().putLong(index + EventDescriptor.SEQ_OFFSET, takeSeq(session));
         ring.commit(index);
         sent(session, type, nowNs);
         return true;
+    }
+
+    /**
+     * The session's next number; the first of every {@value #SEQ_MARK_INTERVAL} is preceded by a journal note that
+     * numbers below the next note's may be in use.
+     */
+    private long takeSeq(final Session session)
+    {
+        final long seq = session.takeSeq();
+        if (1 == (seq & (SEQ_MARK_INTERVAL - 1)))
+        {
+            mark.putLong(SessionJournal.SEQ_MARK_OFFSET, seq + SEQ_MARK_INTERVAL);
+            journal.append(session.index, SessionJournal.SEQ_MARK_RECORD, mark, 0, SessionJournal.SEQ_MARK_LENGTH);
+        }
+        return seq;
     }
 
     /**
@@ -136,6 +184,21 @@ final class Outbox
     {
         final RingBuffer ring = connections.get(session.connection).outbound();
         return ring.capacity() - ring.size() >= length + 64;
+    }
+
+    /**
+     * Can a connection's queue take market data of this length now? Market data may fill a queue only up to its
+     * last quarter, which is kept for what cannot be conflated (execution reports, replies, heartbeats), so that a
+     * client that reads slowly sees its books conflated, not its session closed for a full queue.
+     *
+     * @param session a connected session.
+     * @param length  the event's length.
+     * @return true if there is room.
+     */
+    boolean hasRoomForMarketData(final Session session, final int length)
+    {
+        final RingBuffer ring = connections.get(session.connection).outbound();
+        return ring.capacity() - ring.size() >= length + (ring.capacity() >> 2);
     }
 
     /**
@@ -176,14 +239,14 @@ final class Outbox
     }
 
     /**
-     * Disconnect a session that has stayed too slow for too long to take its market data.
+     * Disconnect a session that has stayed too slow for too long.
      *
      * @param session a connected session.
+     * @param reason  what it was too slow for.
      */
-    void closeSlowConsumer(final Session session)
+    void closeSlowConsumer(final Session session, final String reason)
     {
-        connections.get(session.connection).requestClose(SLOW_CONSUMER_CLOSE,
-            "slow consumer: market data conflated for too long");
+        connections.get(session.connection).requestClose(SLOW_CONSUMER_CLOSE, reason);
         counters.increment(GatewayCounterDescriptor.SLOW_CONSUMER_DISCONNECTS);
     }
 

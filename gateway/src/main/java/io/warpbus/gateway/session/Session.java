@@ -55,6 +55,8 @@ final class Session
     long createdEpochMs;
     long disconnectedNs;
     long conflatedSinceNs;
+    /** When the session fell behind on recoverable events and began to be caught up from the journal, else 0. */
+    long behindSinceNs;
     int pendingBooks;
     long conflatedUpdates;
     long protocolErrorWindowStartNs;
@@ -114,6 +116,7 @@ final class Session
         createdEpochMs = 0;
         disconnectedNs = 0;
         conflatedSinceNs = 0;
+        behindSinceNs = 0;
         pendingBooks = 0;
         conflatedUpdates = 0;
         protocolErrorWindowStartNs = 0;

@@ -553,6 +553,9 @@ public final class SessionCore implements Agent, AutoCloseable
                 case SessionJournal.ORDER_SENT_RECORD:
                     orders.restoreOrderSent(sessionId, buffer, offset);
                     break;
+                case SessionJournal.SEQ_MARK_RECORD:
+                    lifecycle.restoreSeqMark(session, buffer.getLong(offset + SessionJournal.SEQ_MARK_OFFSET));
+                    break;
                 default:
                     lifecycle.restoreEvent(session, buffer.getLong(offset + EventDescriptor.SEQ_OFFSET), sequence);
                     if (EventDescriptor.EXECUTION_REPORT == flags)

@@ -44,7 +44,7 @@ public final class SessionCoreContext
     private InstrumentRegistry instruments;
     private ConnectionTable connections;
     private GatewayCounters counters;
-    private OrderLatencyRecorder latency = (nanos) -> { };
+    private OrderLatencyRecorder latency = (totalNanos, gatewayNanos) -> { };
     private int maxSessions = 4096;
     private int maxInstruments = 1024;
     private int maxOpenOrdersPerSession = 1000;

@@ -46,6 +46,9 @@ import org.agrona.concurrent.EpochNanoClock;
  *   INSTRUMENT      0 int32 instrument id, 4 int32 price scale, 8 int64 tick size, 16 int64 lot size,
  *                   24 uint8 + 16 bytes symbol: a definition when first seen or changed, so that a restarted gateway
  *                   can turn the engine's lots into units before the engine's next snapshot cycle
+ *   SEQ_MARK        0 int64 the number a restarted gateway numbers the session on from, at the least: written before
+ *                   the session uses the first of every 1024 numbers, so it lies past any number used before the next
+ *                   mark (market data and heartbeats take numbers too, and are not journaled)
  * </pre>
  */
 final class SessionJournal implements AutoCloseable
@@ -55,6 +58,9 @@ final class SessionJournal implements AutoCloseable
     static final int SESSION_ENDED_RECORD = 101;
     static final int ORDER_SENT_RECORD = 102;
     static final int INSTRUMENT_RECORD = 103;
+    static final int SEQ_MARK_RECORD = 104;
+    static final int SEQ_MARK_OFFSET = 0;
+    static final int SEQ_MARK_LENGTH = 8;
 
     static final int OPENED_TOKEN_OFFSET = 0;
     static final int OPENED_HEARTBEAT_OFFSET = 16;

@@ -82,6 +82,7 @@ final class SessionLifecycle
         {
             free.addInt(i);
         }
+        outbox.behindHandler(this::onBehind);
     }
 
     void wire(final OrderEntry orders, final MarketDataFanout marketData)
@@ -214,19 +215,27 @@ final class SessionLifecycle
     {
         if (connection.session >= 0)
         {
-            final Session session = sessions[connection.session];
-            session.state = Session.DISCONNECTED;
-            session.connection = -1;
-            session.disconnectedNs = nowNs;
-            stopResend(session);
-            marketData.onDisconnected(session);
-            if (context.cancelOnDisconnect())
-            {
-                orders.cancelAll(session);
-            }
+            detach(sessions[connection.session], nowNs);
         }
         connection.retire();
         updateGauges();
+    }
+
+    /**
+     * A session has lost its connection, whoever ended it: it waits to be resumed, its orders cancelled first with
+     * cancel-on-disconnect.
+     */
+    private void detach(final Session session, final long nowNs)
+    {
+        session.state = Session.DISCONNECTED;
+        session.connection = -1;
+        session.disconnectedNs = nowNs;
+        stopResend(session);
+        marketData.onDisconnected(session);
+        if (context.cancelOnDisconnect())
+        {
+            orders.cancelAll(session);
+        }
     }
 
     /**
@@ -323,11 +332,7 @@ final class SessionLifecycle
         final Connection connection = connections.get(session.connection);
         outbox.close(connection, code, reason, event);
         connection.session = -1;
-        session.connection = -1;
-        session.state = Session.DISCONNECTED;
-        session.disconnectedNs = nowNs;
-        stopResend(session);
-        marketData.onDisconnected(session);
+        detach(session, nowNs);
         updateGauges();
     }
 
@@ -401,6 +406,28 @@ final class SessionLifecycle
     }
 
     /**
+     * A journaled sequence mark while restoring: the session numbers on from there at the least.
+     */
+    void restoreSeqMark(final Session session, final long nextSeq)
+    {
+        session.nextSeq = Math.max(session.nextSeq, nextSeq);
+    }
+
+    /**
+     * A session's queue had no room for a recoverable event (journaled already under {@code seq}): it is caught up
+     * from the journal like a resend, its market data held back until then (a book per subscription afterwards), and
+     * disconnected if it stays behind longer than the slow-consumer timeout.
+     */
+    private void onBehind(final Session session, final long seq)
+    {
+        if (!session.resending)
+        {
+            startResend(session, seq);
+            session.behindSinceNs = context.nanoClock().nanoTime();
+        }
+    }
+
+    /**
      * A journaled end while restoring.
      */
     void restoreEnded(final Session session)
@@ -440,12 +467,6 @@ final class SessionLifecycle
             refuse(connection, GatewayCounterDescriptor.LOGON_FAILED_RESUME,
                 "cannot resume: unknown, ended or expired session");
             return null;
-        }
-        if (session.restored && resumeFrom > session.nextSeq)
-        {
-            // Restored from the journal, which holds the recoverable events only: the numbers after the last one
-            // went to market data and heartbeats the client saw before the restart.
-            session.nextSeq = resumeFrom;
         }
         if (resumeFrom < 1 || resumeFrom > session.nextSeq)
         {
@@ -581,6 +602,7 @@ final class SessionLifecycle
 
     private void stopResend(final Session session)
     {
+        session.behindSinceNs = 0;
         if (session.resending)
         {
             session.resending = false;
@@ -604,6 +626,11 @@ final class SessionLifecycle
             {
                 stopResend(session);
                 marketData.onResumed(session);
+            }
+            else if (0 != session.behindSinceNs && nowNs - session.behindSinceNs > context.slowConsumerTimeoutNs())
+            {
+                stopResend(session);
+                outbox.closeSlowConsumer(session, "slow consumer: behind on its execution reports for too long");
             }
         }
         return work;

@@ -64,9 +64,10 @@ final class DemoChild
     }
 
     /**
-     * Start a child JVM running {@code mainClass}.
+     * Start a child JVM running {@code mainClass} with {@code classpath}.
      */
-    static DemoChild start(final String name, final Path logs, final String mainClass, final List<String> args)
+    static DemoChild start(final String name, final Path logs, final String mainClass, final String classpath,
+        final List<String> args)
     {
         final List<String> command = new ArrayList<>();
         if (Files.isExecutable(SETSID))
@@ -74,18 +75,7 @@ final class DemoChild
             // A session of its own: Ctrl-C reaches only the demo, which stops its children in order.
             command.add(SETSID.toString());
         }
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (!arg.startsWith("-Xmx") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent"))
-            {
-                command.add(arg);
-            }
-        }
-        command.add("-Xmx512m");
-        command.add("-D" + DemoProcess.CHILD_PROP_NAME + "=true");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.addAll(javaCommand(classpath));
         command.add(mainClass);
         command.addAll(args);
         final Path stdout = logs.resolve(name + ".out");
@@ -101,6 +91,32 @@ final class DemoChild
         {
             throw new UncheckedIOException("cannot start " + name + ": " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * The java command of a child: the demo's own java and JVM flags (bar its heap size and agents), a heap of
+     * 512 MiB, and a class path.
+     *
+     * @param classpath the class path.
+     * @return the command up to the main class.
+     */
+    static List<String> javaCommand(final String classpath)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (!arg.startsWith("-Xmx") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent") &&
+                !arg.startsWith("-D" + DemoMain.GATEWAY_CLASSPATH_PROPERTY + "="))
+            {
+                command.add(arg);
+            }
+        }
+        command.add("-Xmx512m");
+        command.add("-D" + DemoProcess.CHILD_PROP_NAME + "=true");
+        command.add("-cp");
+        command.add(classpath);
+        return command;
     }
 
     String ready()

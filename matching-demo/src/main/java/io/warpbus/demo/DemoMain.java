@@ -17,6 +17,7 @@ package io.warpbus.demo;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -37,27 +38,53 @@ import java.util.regex.Pattern;
 import io.warpbus.demo.client.LoadClientMain;
 import io.warpbus.demo.engine.EngineMain;
 import io.warpbus.demo.marketdata.MarketDataMain;
+import io.warpbus.matching.Instrument;
+import io.warpbus.matching.RiskLimits;
 
 /**
  * {@code ./warpbus demo [--duration SECONDS] [--dir DIR]}: a small exchange on the bus, as separate processes on
- * loopback: the matching engine, a load generator that trades on it, and a market-data subscriber.
+ * loopback: the matching engine, a load generator that trades on it, a market-data subscriber, and a gateway that
+ * trading apps (and a person, with {@code ./warpbus client}) log on to, with a second load trading
+ * through it.
  * <pre>
  *   load client  --orders (1001)--&gt;  engine  --execution reports (1002)--&gt; load client
- *                                            --market data (1003), snapshots (1004)--&gt; md subscriber
+ *                                            --market data (1003), snapshots (1004)--&gt; md subscriber, gateway
+ *   gateway      --orders (1011)--&gt;  engine  --execution reports (1012)--&gt; gateway
+ *   gateway load --WebSocket--&gt; gateway
  * </pre>
- * It picks free ports on the host (127.0.0.1 unless {@code --host}), starts the processes, prints where to look
- * (web page, metrics, data directory), then live stats every few seconds. After {@code --duration} seconds, or at
- * Ctrl-C, it stops the load first, lets every command be answered, stops the rest, prints a summary and judges the
- * run: exit code 0 when healthy, 1 with the reasons when not (a process died, no trades, sequence gaps, unanswered
- * commands, a book that market data could not rebuild), 2 for bad options.
+ * It picks free ports on the host (127.0.0.1 unless {@code --host}), writes the gateway's credentials with a demo user
+ * whose password is generated for the run, starts the processes, prints where to look (the gateway's WebSocket and
+ * operators' API, the demo user, metrics, data directory), then live stats every few seconds. After {@code --duration}
+ * seconds, or at Ctrl-C, it stops the loads first, lets every command be answered, stops the rest, prints a summary
+ * and judges the run: exit code 0 when healthy, 1 with the reasons when not (a process died, no trades, sequence
+ * gaps, unanswered commands, a book that market data could not rebuild, a gateway session lost), 2 for bad options.
+ * <p>
+ * The gateway is a Spring Boot application of the {@code gateway} module, which this module cannot depend on (the
+ * gateway's tests run this engine); it runs with the class path in the system property
+ * {@value #GATEWAY_CLASSPATH_PROPERTY}, which {@code ./warpbus demo} sets, or with the demo's own class path when
+ * that holds the gateway.
  * <p>
  * Threads: the engine's duty cycle uses the {@code --idle} strategy ({@code spin} by default: one busy core), the
- * load client's {@code --client-idle} ({@code spin} by default: the second), the market-data subscriber backs off.
+ * load client's {@code --client-idle} ({@code spin} by default: the second), the market-data subscriber and the
+ * gateway back off.
  */
 public final class DemoMain
 {
+    /**
+     * System property with the gateway's class path.
+     */
+    public static final String GATEWAY_CLASSPATH_PROPERTY = "warpbus.demo.gateway.classpath";
     private static final Set<String> OPTIONS = Set.of("duration", "dir", "rate", "instruments", "interval", "idle",
-        "client-idle", "md-idle", "seed", "host", "metrics-port");
+        "client-idle", "md-idle", "seed", "host", "metrics-port", "gateway-port", "gateway-rate", "gateway-sessions");
+    private static final String GATEWAY_MAIN = "io.warpbus.gateway.demo.DemoGatewayMain";
+    private static final String GATEWAY_LOAD_MAIN = "io.warpbus.gateway.demo.DemoGatewayLoadMain";
+    private static final String CREDENTIALS_MAIN = "io.warpbus.gateway.security.CredentialsTool";
+    private static final Pattern GATEWAY = Pattern.compile(
+        ".* ws=(\\S+) http=(\\S+) metrics=(\\S+) counters=(\\S+).*");
+    private static final int GATEWAY_ORIGIN = 1;
+    private static final int[] DEMO_ACCOUNTS = { 9001, 9002 };
+    private static final int LOAD_ACCOUNT = 9003;
+    private static final String DEMO_USER = "demo";
     private static final Pattern WEB = Pattern.compile(".* web=(\\S+) metrics=(\\S+) counters=(\\S+).*");
     private static final long READY_TIMEOUT_MS = 60_000;
 
@@ -89,7 +116,8 @@ public final class DemoMain
             System.err.println("warpbus demo: " + ex.getMessage());
             System.err.println("usage: warpbus demo [--duration SECONDS] [--dir DIR] [--rate COMMANDS_PER_S] " +
                 "[--instruments N] [--interval SECONDS] [--idle spin|backoff|...] [--client-idle STRATEGY] " +
-                "[--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT]");
+                "[--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] [--gateway-port PORT] " +
+                "[--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -152,51 +180,134 @@ public final class DemoMain
             .toString())).toAbsolutePath();
         final Path busDir = dir.resolve("bus");
         final Path logs = dir.resolve("logs");
+        final Path gatewayDir = dir.resolve("gateway");
+        final long gatewayRate = options.number("gateway-rate", 300, 0, 100_000);
+        final long gatewaySessions = options.number("gateway-sessions", 4, 1, 1000);
+        final String gatewayClasspath = gatewayClasspath();
         Files.createDirectories(busDir);
         Files.createDirectories(logs);
+        Files.createDirectories(gatewayDir);
 
         final int orderPort = freePort(host);
         final int enginePort = freePort(host);
+        final int gatewayOrderPort = freePort(host);
         final long metricsPort = options.number("metrics-port", freePort(host), 0, 65535);
+        final long gatewayPort = options.number("gateway-port", freePort(host), 0, 65535);
         final String orders = "warp:iwarp?endpoint=" + host + ":" + orderPort + "|stream=1001|name=orders";
         final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=reports";
         final String marketData = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1003|name=md";
         final String snapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1004|name=snapshots";
+        final String gatewayOrders = "warp:iwarp?endpoint=" + host + ":" + gatewayOrderPort +
+            "|stream=1011|name=gateway-orders";
+        final String gatewayReports = "warp:iwarp?endpoint=" + host + ":" + enginePort +
+            "|stream=1012|name=gateway-reports";
+        // A publisher refuses a second subscriber of the same name: the gateway's are its own.
+        final String gatewayMarketData = "warp:iwarp?endpoint=" + host + ":" + enginePort +
+            "|stream=1003|name=gateway-md";
+        final String gatewaySnapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort +
+            "|stream=1004|name=gateway-snapshots";
 
-        out.println("warpbus demo: a matching engine, a load generator and a market-data subscriber on the bus");
+        out.println("warpbus demo: a matching engine, a load generator, a market-data subscriber and a gateway " +
+            "with a second load");
         out.println("  data directory   " + dir);
         out.println("  engine journal   " + dir.resolve("journal") + " (the engine recovers from it on restart)");
-        out.println("  rate             " + rate + " commands/s over " + instruments + " instruments" +
+        out.println("  rate             " + rate + " commands/s over " + instruments + " instruments on the bus, " +
+            gatewayRate + " orders/s over " + gatewaySessions + " gateway sessions" +
             (durationS > 0 ? ", for " + durationS + " s" : ", until Ctrl-C"));
 
-        final DemoChild md = start("md", logs, MarketDataMain.class, List.of(
-            "--market-data", marketData, "--snapshots", snapshots, "--dir", busDir.toString(),
-            "--idle", options.string("md-idle", "backoff")));
-        final DemoChild engine = start("engine", logs, EngineMain.class, List.of(
+        final List<String> engineArgs = new ArrayList<>(List.of(
             "--order-entry", orders, "--execution-reports", reports, "--market-data", marketData,
             "--snapshots", snapshots, "--dir", busDir.toString(), "--instruments", String.valueOf(instruments),
             "--idle", options.string("idle", "spin"), "--metrics", host + ":" + metricsPort,
-            "--journal", dir.resolve("journal").toString()));
+            "--journal", dir.resolve("journal").toString(),
+            "--route", GATEWAY_ORIGIN + ";" + gatewayOrders + ";" + gatewayReports));
+        final RiskLimits limits = DemoProcess.profile(instruments, 1, rate).riskLimits();
+        for (final int account : new int[] { DEMO_ACCOUNTS[0], DEMO_ACCOUNTS[1], LOAD_ACCOUNT })
+        {
+            engineArgs.addAll(List.of("--account", account + ":" + limits.maxOrderQuantity() + ":" +
+                limits.maxNotional() + ":" + limits.positionLimit()));
+        }
+        final DemoChild md = start("md", logs, MarketDataMain.class, List.of(
+            "--market-data", marketData, "--snapshots", snapshots, "--dir", busDir.toString(),
+            "--idle", options.string("md-idle", "backoff")));
+        final DemoChild engine = start("engine", logs, EngineMain.class, engineArgs);
         final DemoChild client = start("client", logs, LoadClientMain.class, List.of(
             "--order-entry", orders, "--execution-reports", reports, "--dir", busDir.toString(),
             "--instruments", String.valueOf(instruments), "--rate", String.valueOf(rate),
             "--seed", options.string("seed", "42"), "--idle", options.string("client-idle", "spin")));
 
         final List<String> problems = new ArrayList<>();
+        final DemoCredentials credentials;
+        try
+        {
+            credentials = DemoCredentials.write(gatewayDir, logs, gatewayClasspath, CREDENTIALS_MAIN, DEMO_USER,
+                DEMO_ACCOUNTS, LOAD_ACCOUNT);
+        }
+        catch (final IllegalStateException ex)
+        {
+            problems.add(ex.getMessage());
+            return finish(List.of(client, engine, md), problems, 0);
+        }
+        final DemoChild gateway = start("gateway", logs, GATEWAY_MAIN, gatewayClasspath, List.of(
+            "--server.address=" + host, "--server.port=" + gatewayPort,
+            "--warpbus.gateway.name=demo-gateway", "--warpbus.gateway.origin=" + GATEWAY_ORIGIN,
+            "--warpbus.gateway.bus-directory=" + busDir,
+            "--warpbus.gateway.credentials-file=" + credentials.file(),
+            "--warpbus.gateway.journal.directory=" + gatewayDir.resolve("journal"),
+            "--warpbus.gateway.sessions.max-sessions=256",
+            "--warpbus.gateway.channels.order-entry=" + gatewayOrders,
+            "--warpbus.gateway.channels.execution-reports=" + gatewayReports,
+            "--warpbus.gateway.channels.market-data=" + gatewayMarketData,
+            "--warpbus.gateway.channels.snapshots=" + gatewaySnapshots));
         if (!awaitReady(problems))
         {
-            return finish(client, engine, md, problems, 0);
+            return finish(List.of(client, gateway, engine, md), problems, 0);
+        }
+        final Matcher gatewayAddresses = GATEWAY.matcher(gateway.ready());
+        if (!gatewayAddresses.matches())
+        {
+            problems.add("gateway: unexpected ready line " + gateway.ready());
+            return finish(List.of(client, gateway, engine, md), problems, 0);
+        }
+        final List<String> symbols = new ArrayList<>();
+        final List<String> references = new ArrayList<>();
+        for (final Instrument instrument : DemoProcess.instruments(instruments))
+        {
+            if (symbols.size() < 4)
+            {
+                symbols.add(instrument.symbol());
+                references.add(instrument.symbol() + "=" + BigDecimal.valueOf(instrument.referencePrice(),
+                    instrument.priceScale()).toPlainString());
+            }
+        }
+        final DemoChild gatewayLoad = start("gwload", logs, GATEWAY_LOAD_MAIN, gatewayClasspath, List.of(
+            "--url", gatewayAddresses.group(1), "--api-key", credentials.loadKey(), "--secret-file",
+            credentials.loadSecretFile().toString(), "--account", String.valueOf(LOAD_ACCOUNT),
+            "--sessions", String.valueOf(gatewaySessions), "--rate", String.valueOf(gatewayRate),
+            "--instruments", String.join(",", symbols), "--reference", String.join(",", references)));
+        if (!awaitReady(problems))
+        {
+            return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, 0);
         }
         final Matcher web = WEB.matcher(engine.ready());
         if (web.matches())
         {
-            out.println("  web page         " + web.group(1));
-            out.println("  metrics          " + web.group(2));
+            out.println("  engine page      " + web.group(1));
+            out.println("  engine metrics   " + web.group(2));
             out.println("  engine counters  ./warpbus stat --dir " + Path.of(web.group(3)).getParent());
         }
+        out.println("  gateway          " + gatewayAddresses.group(1) + "  (WebSocket JSON, docs/gateway.md)");
+        out.println("  gateway admin    " + gatewayAddresses.group(2) + "api/admin/sessions  (HTTP Basic as the demo " +
+            "user)");
+        out.println("  gateway metrics  " + gatewayAddresses.group(3));
+        out.println("  demo user        " + DEMO_USER + " / " + credentials.password() + "  (accounts " +
+            DEMO_ACCOUNTS[0] + ", " + DEMO_ACCOUNTS[1] + "; trader and admin; generated for this run)");
+        out.println("  try              WARPBUS_PASSWORD='" + credentials.password() + "' ./warpbus client --url " +
+            gatewayAddresses.group(1) + " --user " + DEMO_USER + " --account " + DEMO_ACCOUNTS[0] + " --subscribe " +
+            symbols.get(0));
         out.println("  logs             " + logs);
         out.println("  processes        engine pid " + engine.pid() + ", client pid " + client.pid() + ", md pid " +
-            md.pid());
+            md.pid() + ", gateway pid " + gateway.pid() + ", gwload pid " + gatewayLoad.pid());
         out.println();
 
         final long startNs = System.nanoTime();
@@ -212,16 +323,44 @@ public final class DemoMain
             if (System.nanoTime() - nextPrintNs >= 0)
             {
                 nextPrintNs += TimeUnit.SECONDS.toNanos(intervalS);
-                printLive(engine, client, md, System.nanoTime() - startNs);
+                printLive(engine, client, md, gateway, gatewayLoad, System.nanoTime() - startNs);
             }
         }
 
-        return finish(client, engine, md, problems, System.nanoTime() - startNs);
+        return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, System.nanoTime() - startNs);
+    }
+
+    /**
+     * The gateway's class path: the system property, else the demo's own when it holds the gateway.
+     */
+    private static String gatewayClasspath()
+    {
+        final String property = System.getProperty(GATEWAY_CLASSPATH_PROPERTY);
+        if (null != property && !property.isBlank())
+        {
+            return property;
+        }
+        try
+        {
+            Class.forName(GATEWAY_MAIN, false, DemoMain.class.getClassLoader());
+            return System.getProperty("java.class.path");
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            throw new IllegalStateException("the demo needs the gateway, which is not on the class path: run it " +
+                "with ./warpbus demo (which builds the gateway), or set -D" + GATEWAY_CLASSPATH_PROPERTY);
+        }
     }
 
     private DemoChild start(final String name, final Path logs, final Class<?> main, final List<String> args)
     {
-        final DemoChild child = DemoChild.start(name, logs, main.getName(), args);
+        return start(name, logs, main.getName(), System.getProperty("java.class.path"), args);
+    }
+
+    private DemoChild start(final String name, final Path logs, final String main, final String classpath,
+        final List<String> args)
+    {
+        final DemoChild child = DemoChild.start(name, logs, main, classpath, args);
         synchronized (children)
         {
             children.add(child);
@@ -268,7 +407,8 @@ public final class DemoMain
         return died;
     }
 
-    private void printLive(final DemoChild engine, final DemoChild client, final DemoChild md, final long elapsedNs)
+    private void printLive(final DemoChild engine, final DemoChild client, final DemoChild md,
+        final DemoChild gateway, final DemoChild gatewayLoad, final long elapsedNs)
     {
         out.printf(Locale.ROOT, "[%4ds] orders/s %,9.0f  trades/s %,8.0f  match p50/p99/p99.9 %s us  " +
             "order->report p50/p99/p99.9 %s us  back pressure %,d  md gaps %d%n",
@@ -279,26 +419,30 @@ public final class DemoMain
             micros(client.stat("o2r_p50"), client.stat("o2r_p99"), client.stat("o2r_p999")),
             engine.stat("back_pressure_events") + client.stat("back_pressure_events"),
             md.stat("gaps"));
+        out.printf(Locale.ROOT, "        gateway sessions %,d  orders %,d  rejects %,d  in->out p50/p99 %s us  " +
+            "client round trip p50/p99 %s us  md out %,d  conflated %,d%n",
+            gateway.stat("sessions"),
+            gateway.stat("orders"),
+            gateway.stat("gateway_rejects") + gateway.stat("engine_rejects"),
+            micros(gateway.stat("rtt_p50_ns"), gateway.stat("rtt_p99_ns")),
+            micros(gatewayLoad.stat("rtt_p50"), gatewayLoad.stat("rtt_p99")),
+            gateway.stat("md_out"),
+            gateway.stat("conflated"));
         out.flush();
     }
 
+    /**
+     * Stop the children in the given order (loads first, so that every command they sent is answered), then print
+     * the summary and the verdict.
+     */
     @SuppressWarnings("methodlength")
-    private int finish(
-        final DemoChild client,
-        final DemoChild engine,
-        final DemoChild md,
-        final List<String> problems,
-        final long elapsedNs) throws InterruptedException
+    private int finish(final List<DemoChild> stopOrder, final List<String> problems, final long elapsedNs)
+        throws InterruptedException
     {
-        client.stop();
-        final boolean clientExited = client.awaitExit(20_000);
-        engine.stop();
-        md.stop();
-        final boolean engineExited = engine.awaitExit(15_000);
-        final boolean mdExited = md.awaitExit(15_000);
-        for (final DemoChild child : List.of(client, engine, md))
+        for (final DemoChild child : stopOrder)
         {
-            final boolean exited = child == client ? clientExited : child == engine ? engineExited : mdExited;
+            child.stop();
+            final boolean exited = child.awaitExit(20_000);
             if (!exited)
             {
                 problems.add(child.name + " did not stop when asked and was killed");
@@ -309,16 +453,20 @@ public final class DemoMain
                     child.errorTail());
             }
         }
+        final DemoChild client = named(stopOrder, "client");
+        final DemoChild engine = named(stopOrder, "engine");
+        final DemoChild md = named(stopOrder, "md");
+        final DemoChild gateway = named(stopOrder, "gateway");
+        final DemoChild gatewayLoad = named(stopOrder, "gwload");
 
-        final double seconds = Math.max(1e-9, elapsedNs / 1e9);
         final long commands = engine.stat("commands");
         final long trades = engine.stat("trades");
         out.println();
-        out.println("summary (" + String.format(Locale.ROOT, "%.1f", seconds) + " s of load):");
-        out.printf(Locale.ROOT, "  orders     %,d commands sent, %,d answered, %,d received by the engine, %.0f/s%n",
-            client.stat("sent"), client.stat("acked"), commands, commands / seconds);
-        out.printf(Locale.ROOT, "  trades     %,d (%.0f/s), %,d execution reports, %,d rejected commands%n",
-            trades, trades / seconds, engine.stat("reports"), engine.stat("rejects"));
+        out.println("summary (" + String.format(Locale.ROOT, "%.1f", elapsedNs / 1e9) + " s of load):");
+        out.printf(Locale.ROOT, "  orders     %,d commands sent, %,d answered, %,d received by the engine, %s/s%n",
+            client.stat("sent"), client.stat("acked"), commands, perSecond(commands, elapsedNs));
+        out.printf(Locale.ROOT, "  trades     %,d (%s/s), %,d execution reports, %,d rejected commands%n",
+            trades, perSecond(trades, elapsedNs), engine.stat("reports"), engine.stat("rejects"));
         out.printf(Locale.ROOT, "  match latency p50/p99/p99.9/max %s us (engine: decode, match, publish)%n",
             micros(engine.stat("match_total_p50_ns"), engine.stat("match_total_p99_ns"),
             engine.stat("match_total_p999_ns"), engine.stat("match_total_max_ns")));
@@ -333,8 +481,31 @@ public final class DemoMain
             md.stat("messages"), md.stat("book_updates"), md.stat("trades"), md.stat("gaps"),
             md.stat("synced_instruments"), engine.stat("snapshot_cycles") > 0 ? md.stat("synced_instruments") : 0,
             md.stat("snapshot_checks"), md.stat("snapshot_mismatches"));
+        if (null != gateway)
+        {
+            out.printf(Locale.ROOT, "  gateway    %,d sessions held at the end, %,d logons (%,d failed), %,d orders " +
+                "to the engine, %,d reports out, %,d rejects (%,d by the gateway), %,d market-data messages out, " +
+                "%,d conflated%n",
+                gateway.stat("sessions"), gateway.stat("logons"), gateway.stat("logon_failures"),
+                gateway.stat("orders"), gateway.stat("reports"),
+                gateway.stat("gateway_rejects") + gateway.stat("engine_rejects"), gateway.stat("gateway_rejects"),
+                gateway.stat("md_out"), gateway.stat("conflated"));
+            out.printf(Locale.ROOT, "  gateway order round trip p50/p99/p99.9 %s us in->out inside the gateway " +
+                "(last minute), max %s us over %,d requests%n",
+                micros(gateway.stat("rtt_p50_ns"), gateway.stat("rtt_p99_ns"), gateway.stat("rtt_p999_ns")),
+                micros(gateway.stat("rtt_max_ns")), gateway.stat("rtt_count"));
+        }
+        if (null != gatewayLoad)
+        {
+            out.printf(Locale.ROOT, "  gateway load   %,d requests sent over WebSocket, %,d answered, %,d fills, " +
+                "round trip p50/p99/p99.9/max %s us (client clock)%n",
+                gatewayLoad.stat("sent"), gatewayLoad.stat("answered"), gatewayLoad.stat("fills"),
+                micros(gatewayLoad.stat("rtt_total_p50"), gatewayLoad.stat("rtt_total_p99"),
+                gatewayLoad.stat("rtt_total_p999"), gatewayLoad.stat("rtt_total_max")));
+        }
 
         judge(client, engine, md, problems);
+        judgeGateway(gateway, gatewayLoad, problems);
         if (problems.isEmpty())
         {
             out.println("RESULT: HEALTHY");
@@ -348,6 +519,54 @@ public final class DemoMain
         }
         out.flush();
         return DemoProcess.EXIT_FAILED;
+    }
+
+    private static String perSecond(final long count, final long elapsedNs)
+    {
+        // A run that failed while starting had no load phase to divide by.
+        return elapsedNs < 100_000_000L ? "-" : String.format(Locale.ROOT, "%,.0f", count * 1e9 / elapsedNs);
+    }
+
+    private static DemoChild named(final List<DemoChild> children, final String name)
+    {
+        for (final DemoChild child : children)
+        {
+            if (child.name.equals(name))
+            {
+                return child;
+            }
+        }
+        return null;
+    }
+
+    private static void judgeGateway(final DemoChild gateway, final DemoChild gatewayLoad,
+        final List<String> problems)
+    {
+        if (null == gateway || null == gatewayLoad)
+        {
+            return;
+        }
+        if (gatewayLoad.stat("sent") <= 0)
+        {
+            problems.add("no orders sent through the gateway");
+        }
+        if (null != gatewayLoad.stopped() && !gatewayLoad.stopped().contains("settled=true"))
+        {
+            problems.add("gateway orders unanswered: " + gatewayLoad.stat("sent") + " sent, " +
+                gatewayLoad.stat("answered") + " answered");
+        }
+        if (gatewayLoad.stat("closes") > 0)
+        {
+            problems.add("the gateway closed or lost " + gatewayLoad.stat("closes") + " load sessions");
+        }
+        if (gateway.stat("lost_orders") > 0)
+        {
+            problems.add("the gateway lost " + gateway.stat("lost_orders") + " orders");
+        }
+        if (gateway.stat("errors") > 0)
+        {
+            problems.add("the gateway counted " + gateway.stat("errors") + " errors (see logs/gateway.out)");
+        }
     }
 
     private static void judge(

@@ -33,7 +33,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * the gateway, from a client's request received to the engine's answer queued for it, twice: as a histogram
  * ({@code warpbus.gateway.order.round.trip}, buckets Prometheus can aggregate across gateways with
  * {@code histogram_quantile}) and as percentiles of the last minute computed here
- * ({@code warpbus.gateway.order.round.trip.recent}, p50, p90, p99, p99.9: what the operations page charts).
+ * ({@code warpbus.gateway.order.round.trip.recent}, p50, p90, p99, p99.9: what the demo prints).
  */
 public final class GatewayMetrics implements MeterBinder
 {

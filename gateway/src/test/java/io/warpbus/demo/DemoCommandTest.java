@@ -15,7 +15,10 @@
  */
 package io.warpbus.demo;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,50 +29,91 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.gateway.client.GatewayClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The demo command itself, as a user runs it: a JVM running {@link DemoMain}, which starts the engine, the load
- * client and the market-data subscriber as JVMs of their own. A short run ends with a summary, a healthy verdict and
- * exit code 0, leaving no process behind; a demo killed with {@code kill -9} takes its children with it. Back-off
- * idle strategies throughout, loopback only.
+ * client, the market-data subscriber, the gateway and the gateway's load as JVMs of their own. A person logs on to
+ * the gateway with the credentials the demo printed, using {@code ./warpbus client}, and trades; the run ends with a
+ * summary that includes the gateway, a healthy verdict and exit code 0, leaving no process behind; a demo killed
+ * with {@code kill -9} takes its children with it. Back-off idle strategies throughout, loopback only. The test lives
+ * in the gateway module because only there does the class path hold both the demo and the gateway.
  */
 class DemoCommandTest
 {
-    private static final Pattern PIDS = Pattern.compile(
-        "\\s*processes\\s+engine pid (\\d+), client pid (\\d+), md pid (\\d+)");
+    private static final Pattern PIDS = Pattern.compile("\\s*processes\\s+engine pid (\\d+), client pid (\\d+), " +
+        "md pid (\\d+), gateway pid (\\d+), gwload pid (\\d+)");
+    private static final Pattern DEMO_USER = Pattern.compile("demo user\\s+demo / (\\S+) ");
+    private static final Pattern GATEWAY = Pattern.compile("gateway\\s+(ws://\\S+)");
 
     @TempDir
     Path dir;
 
     @Test
-    @Timeout(90)
-    void shouldRunForItsDurationAndReportAHealthyExchange() throws Exception
+    @Timeout(150)
+    void shouldRunForItsDurationAndLetAPersonTradeThroughTheGateway() throws Exception
     {
         final Path output = dir.resolve("demo.out");
-        final Process demo = start(output, "--duration", "8", "--interval", "2");
-        if (!demo.waitFor(75, TimeUnit.SECONDS))
+        final Process demo = start(output, "--duration", "25", "--interval", "2");
+        final String banner = awaitOutput(demo, output, "processes ");
+        assertTrue(banner.contains("gateway admin    http://127.0.0.1:"), banner);
+        assertTrue(banner.contains("gateway metrics  http://127.0.0.1:"), banner);
+        final Matcher user = DEMO_USER.matcher(banner);
+        final Matcher gateway = GATEWAY.matcher(banner);
+        assertTrue(user.find() && gateway.find(), banner);
+        assertTrue(banner.contains("./warpbus client --url " + gateway.group(1) + " --user demo"), banner);
+        assertFalse(Files.readString(dir.resolve("data/logs/gateway-user.out")).contains(user.group(1)),
+            "no secret in the logs");
+
+        final Path passwordFile = dir.resolve("password");
+        Files.writeString(passwordFile, user.group(1));
+        final String symbol = banner.replaceAll("(?s).*--subscribe (\\S+).*", "$1");
+        final ByteArrayOutputStream clientOut = new ByteArrayOutputStream();
+        final ByteArrayOutputStream clientErr = new ByteArrayOutputStream();
+        final int clientExit = GatewayClient.run(new String[] { "--url", gateway.group(1), "--user", "demo",
+            "--password-file", passwordFile.toString(), "--account", "9001", "--subscribe", symbol,
+            "--command", "buy " + symbol + " 1; orders; logout", "--wait", "10000" },
+            new PrintStream(clientOut, true, StandardCharsets.UTF_8),
+            new PrintStream(clientErr, true, StandardCharsets.UTF_8), InputStream.nullInputStream());
+        final String person = clientOut.toString(StandardCharsets.UTF_8);
+        assertEquals(0, clientExit, person + clientErr);
+        assertTrue(person.contains("logged on as demo"), person);
+        assertTrue(person.contains("book " + symbol + " (subscribed)"), "a book snapshot: " + person);
+        assertTrue(Pattern.compile("(new|filled|partiallyFilled|cancelled) cli-").matcher(person).find(),
+            "the market order was answered: " + person);
+
+        if (!demo.waitFor(100, TimeUnit.SECONDS))
         {
             demo.destroyForcibly();
-            fail("the demo did not end within 75 s:\n" + read(output));
+            fail("the demo did not end within its duration and 100 s:\n" + read(output));
         }
         final String text = read(output);
         assertEquals(0, demo.exitValue(), text + logs());
-        assertTrue(text.contains("web page         http://127.0.0.1:"), text);
-        assertTrue(text.contains("metrics          http://127.0.0.1:"), text);
+        assertTrue(text.contains("engine page      http://127.0.0.1:"), text);
+        assertTrue(text.contains("engine metrics   http://127.0.0.1:"), text);
         assertTrue(text.contains("data directory   " + dir.resolve("data")), text);
         assertTrue(Pattern.compile("\\[\\s+\\d+s\\] orders/s\\s+[\\d,]+\\s+trades/s").matcher(text).find(),
             "live stats lines:\n" + text);
+        assertTrue(Pattern.compile("gateway sessions [1-9]\\d*  orders [1-9]").matcher(text).find(),
+            "live gateway stats:\n" + text);
         assertTrue(text.contains("summary ("), text);
         assertTrue(Pattern.compile("trades\\s+[1-9][\\d,]* \\(").matcher(text).find(), "trades in the summary:\n" +
             text);
         assertTrue(text.contains(" 0 gaps"), text);
+        assertTrue(Pattern.compile("gateway\\s+\\d+ sessions held at the end, [1-9][\\d,]* logons \\(0 failed\\), " +
+            "[1-9][\\d,]* orders to the engine").matcher(text).find(), "the gateway in the summary:\n" + text);
+        assertTrue(Pattern.compile("gateway order round trip p50/p99/p99.9 [1-9][\\d.]*/").matcher(text).find(),
+            "the gateway's round trip in the summary:\n" + text);
+        assertTrue(Pattern.compile("gateway load\\s+[1-9][\\d,]* requests sent over WebSocket").matcher(text)
+            .find(), text);
         assertTrue(text.contains("RESULT: HEALTHY"), text + logs());
         assertTrue(Files.exists(dir.resolve("data").resolve("logs").resolve("engine.out")), "engine log");
         for (final long pid : pids(text))
@@ -79,12 +123,12 @@ class DemoCommandTest
     }
 
     @Test
-    @Timeout(90)
+    @Timeout(150)
     void shouldTakeItsProcessesWithItWhenKilled() throws Exception
     {
         final Path output = dir.resolve("demo.out");
         final Process demo = start(output);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         List<Long> pids = List.of();
         while (pids.isEmpty())
         {
@@ -118,6 +162,24 @@ class DemoCommandTest
         }
     }
 
+    private static String awaitOutput(final Process demo, final Path output, final String marker)
+        throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String text = read(output);
+        while (!text.contains(marker))
+        {
+            if (!demo.isAlive() || System.nanoTime() - deadline > 0)
+            {
+                demo.destroyForcibly();
+                fail("the demo did not start its processes:\n" + text);
+            }
+            Thread.sleep(100);
+            text = read(output);
+        }
+        return text;
+    }
+
     private Process start(final Path output, final String... extra) throws IOException
     {
         final List<String> command = new ArrayList<>();
@@ -141,7 +203,7 @@ class DemoCommandTest
             final Matcher matcher = PIDS.matcher(line);
             if (matcher.matches())
             {
-                for (int i = 1; i <= 3; i++)
+                for (int i = 1; i <= matcher.groupCount(); i++)
                 {
                     pids.add(Long.parseLong(matcher.group(i)));
                 }
@@ -156,12 +218,19 @@ class DemoCommandTest
     private String logs() throws IOException
     {
         final StringBuilder logs = new StringBuilder();
-        for (final String child : List.of("engine", "client", "md"))
+        for (final String child : List.of("engine", "client", "md", "gateway", "gwload"))
         {
             logs.append("\n--- ").append(child).append(".err ---\n")
                 .append(read(dir.resolve("data").resolve("logs").resolve(child + ".err")));
+            logs.append("\n--- ").append(child).append(".out (end) ---\n")
+                .append(tail(read(dir.resolve("data").resolve("logs").resolve(child + ".out"))));
         }
         return logs.toString();
+    }
+
+    private static String tail(final String text)
+    {
+        return text.substring(Math.max(0, text.length() - 3000));
     }
 
     private static String read(final Path file) throws IOException

@@ -220,9 +220,13 @@ final class MarketDataFanout
                 {
                     continue;
                 }
+                // Room first: a session that is behind has no room for many cycles, and a book is long to encode.
+                if (!outbox.hasRoomForMarketData(session, bookLength(byIndex[i])))
+                {
+                    break;
+                }
                 final int length = encodeBook(byIndex[i], reason);
-                if (!outbox.hasRoomForMarketData(session, length) ||
-                    !outbox.send(session, EventDescriptor.BOOK, event, 0, length, nowNs))
+                if (!outbox.send(session, EventDescriptor.BOOK, event, 0, length, nowNs))
                 {
                     break;
                 }
@@ -333,6 +337,12 @@ final class MarketDataFanout
     {
         session.conflatedUpdates++;
         counters.increment(GatewayCounterDescriptor.CONFLATED_UPDATES);
+    }
+
+    private static int bookLength(final InstrumentState instrument)
+    {
+        return EventDescriptor.BOOK_LEVELS_OFFSET + EventDescriptor.LEVEL_LENGTH *
+            (Math.min(MAX_BOOK_LEVELS, instrument.bids.size()) + Math.min(MAX_BOOK_LEVELS, instrument.asks.size()));
     }
 
     private int encodeBook(final InstrumentState instrument, final byte reason)

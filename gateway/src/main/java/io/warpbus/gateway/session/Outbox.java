@@ -45,6 +45,7 @@ final class Outbox
     static final int SLOW_CONSUMER_CLOSE = 1008;
     static final int NORMAL_CLOSE = 1000;
     static final long SEQ_MARK_INTERVAL = 1024;
+    static final int MARKET_DATA_BACKLOG_BYTES = ConnectionTable.MIN_QUEUE_BYTES / 4;
 
     /**
      * Told when a session's queue has no room for a recoverable event, which is in the journal already.
@@ -187,9 +188,11 @@ final class Outbox
     }
 
     /**
-     * Can a connection's queue take market data of this length now? Market data may fill a queue only up to its
-     * last quarter, which is kept for what cannot be conflated (execution reports, replies, heartbeats), so that a
-     * client that reads slowly sees its books conflated, not its session closed for a full queue.
+     * Can a connection's queue take market data of this length now? Market data may fill a queue only up to
+     * {@value #MARKET_DATA_BACKLOG_BYTES} bytes, a quarter of the smallest queue: what lies in a queue is not
+     * conflated any more, and a client's execution reports wait behind it, so a client that reads slowly gets its
+     * books conflated early instead of a deep backlog of increments, and the rest of the queue is kept for what
+     * cannot be conflated (execution reports, replies, heartbeats).
      *
      * @param session a connected session.
      * @param length  the event's length.
@@ -198,7 +201,7 @@ final class Outbox
     boolean hasRoomForMarketData(final Session session, final int length)
     {
         final RingBuffer ring = connections.get(session.connection).outbound();
-        return ring.capacity() - ring.size() >= length + (ring.capacity() >> 2);
+        return ring.size() + length <= MARKET_DATA_BACKLOG_BYTES;
     }
 
     /**

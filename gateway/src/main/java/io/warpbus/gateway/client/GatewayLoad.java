@@ -580,7 +580,9 @@ public final class GatewayLoad implements AutoCloseable
         @Override
         public void onOpen(final WebSocket webSocket)
         {
-            webSocket.request(1);
+            // All the demand at once: asking for one message at a time costs the JDK client a hand-off between
+            // threads per message, which made the load, not the gateway, the slow reader.
+            webSocket.request(Long.MAX_VALUE);
         }
 
         @Override
@@ -593,7 +595,6 @@ public final class GatewayLoad implements AutoCloseable
                 partial.setLength(0);
                 onMessage(message);
             }
-            webSocket.request(1);
             return null;
         }
 

@@ -18,6 +18,7 @@ package io.warpbus.bench;
 import java.util.Arrays;
 
 import io.warpbus.bench.bus.BusBench;
+import io.warpbus.bench.gateway.GatewayBench;
 import io.warpbus.bench.journal.JournalBench;
 import io.warpbus.bench.matching.MatchingBench;
 import io.warpbus.bench.rdma.RdmaBench;
@@ -59,6 +60,9 @@ public final class BenchMain
             case "matching":
                 MatchingBench.main(rest);
                 break;
+            case "gateway":
+                GatewayBench.main(rest);
+                break;
             default:
                 System.err.println("unknown benchmark suite '" + args[0] + "'");
                 usage();
@@ -69,6 +73,7 @@ public final class BenchMain
     private static void usage()
     {
         System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]" +
-            "    warpbus bench matching [--quick] [--rate COMMANDS_PER_S]");
+            "    warpbus bench matching [--quick] [--rate COMMANDS_PER_S]    warpbus bench gateway [--quick] " +
+            "[--sessions N] [--ordering N] [--rate ORDERS_PER_S]");
     }
 }

@@ -53,10 +53,7 @@ class CatchUpTest extends GatewayTestBase
         gatewayProperties(registry);
         registry.add("warpbus.gateway.sessions.socket-send-buffer", () -> "8192");
         registry.add("warpbus.gateway.sessions.slow-consumer-timeout", () -> "30s");
-        registry.add("warpbus.gateway.rate-limits.session-orders-per-second", () -> "100000");
-        registry.add("warpbus.gateway.rate-limits.session-order-burst", () -> "100000");
-        registry.add("warpbus.gateway.rate-limits.user-orders-per-second", () -> "100000");
-        registry.add("warpbus.gateway.rate-limits.user-order-burst", () -> "100000");
+        floodProperties(registry);
     }
 
     @Test

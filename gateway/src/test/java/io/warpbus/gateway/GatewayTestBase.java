@@ -68,6 +68,19 @@ abstract class GatewayTestBase
         }
     }
 
+    /**
+     * Rate limits out of the way, for tests that send orders in floods.
+     *
+     * @param registry Spring's registry.
+     */
+    static void floodProperties(final DynamicPropertyRegistry registry)
+    {
+        registry.add("warpbus.gateway.rate-limits.session-orders-per-second", () -> "100000");
+        registry.add("warpbus.gateway.rate-limits.session-order-burst", () -> "100000");
+        registry.add("warpbus.gateway.rate-limits.user-orders-per-second", () -> "100000");
+        registry.add("warpbus.gateway.rate-limits.user-order-burst", () -> "100000");
+    }
+
     static synchronized EngineFixture engine()
     {
         if (null == engine)

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Debian bookworm guest with the Linux soft-iWARP driver (siw) and rdma-core's tools, booted under qemu by the
@@ -40,7 +42,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   share/jobs/NAME.sh  --9p--&gt; agent runs it --&gt; share/out/NAME.{out,err,rc}
  * </pre>
  * The guest stops when {@link #close()} is called, when the JVM that started it dies, or after 30 minutes, so a
- * failed or killed test never leaves qemu running.
+ * failed or killed test never leaves qemu running. The guest's kernel log, with siw's connection-management debug
+ * messages, is kept live in the share ({@code kernel.log}): a kernel fault in the guest (see {@link #kernelFault()})
+ * or a connection siw left half established (see {@link #missedFirstFpdu}) shows only there. A guest
+ * whose kernel faulted is booted afresh by {@link #rebootIfFaulted(String)} with the same host ports.
  */
 public final class SiwGuest implements AutoCloseable
 {
@@ -53,29 +58,41 @@ public final class SiwGuest implements AutoCloseable
 
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(20);
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
+    private static final String DEFAULT_VARIANT = "default";
+    /** What the guest kernel prints when it faults; after any of them the guest's RDMA stack is not to be trusted. */
+    private static final List<String> FAULTS = List.of("kernel BUG at", "BUG: ", "Oops: ", "general protection fault",
+        "Kernel panic", "NETDEV WATCHDOG");
+    /** siw_cm.c debug messages (Linux 6.1): "siw0: CEP[0x...] function: message". */
+    private static final Pattern CEP_LINE = Pattern.compile("CEP\\[(0x[0-9a-f]+)] (\\w+): (.*)$");
 
-    private final Path share;
-    private final Process process;
-    private final Map<Integer, Integer> hostPorts;
-    private final String info;
+    private final Path scripts;
+    private final Path workDir;
     private final Path guestDir;
+    private final Map<Integer, Integer> hostPorts;
     private final AtomicInteger jobs = new AtomicInteger();
-    private final long bootMs;
+    private Path share;
+    private Process process;
+    private String info;
+    private long bootMs;
+    private int boots;
+    private String variant = DEFAULT_VARIANT;
 
-    private SiwGuest(
-        final Path share,
-        final Process process,
-        final Map<Integer, Integer> hostPorts,
-        final String info,
-        final Path guestDir,
-        final long bootMs)
+    private SiwGuest(final Path scripts, final Path workDir, final Path guestDir, final Map<Integer, Integer> hostPorts)
     {
-        this.share = share;
-        this.process = process;
-        this.hostPorts = hostPorts;
-        this.info = info;
+        this.scripts = scripts;
+        this.workDir = workDir;
         this.guestDir = guestDir;
-        this.bootMs = bootMs;
+        this.hostPorts = hostPorts;
+    }
+
+    /**
+     * A position in the guest's kernel log, to read only what the kernel printed after it.
+     *
+     * @param boot   which boot of the guest the position belongs to.
+     * @param offset characters of the log before it.
+     */
+    public record KernelLogMark(int boot, int offset)
+    {
     }
 
     /**
@@ -107,39 +124,59 @@ public final class SiwGuest implements AutoCloseable
         final List<String> lines = Files.readAllLines(buildOut);
         final Path guestDir = Path.of(lines.get(lines.size() - 1).trim());
 
-        final Path share = Files.createTempDirectory(workDir, "share-");
         final Map<Integer, Integer> hostPorts = new LinkedHashMap<>();
-        final List<String> command = new ArrayList<>(List.of(scripts.resolve("run-guest.sh").toString(),
-            "--guest", guestDir.toString(), "--share", share.toString(), "--timeout", "1800",
-            "--watch-pid", String.valueOf(ProcessHandle.current().pid())));
         for (final int guestPort : GUEST_PORTS)
         {
-            final int hostPort = freePort();
-            hostPorts.put(guestPort, hostPort);
-            command.add("--forward");
-            command.add(hostPort + ":" + guestPort);
+            hostPorts.put(guestPort, freePort());
         }
+        final SiwGuest guest = new SiwGuest(scripts, workDir, guestDir, hostPorts);
+        guest.start();
+        return guest;
+    }
+
+    private void start() throws Exception
+    {
+        boots++;
+        final Path newShare = Files.createTempDirectory(workDir, "share-");
+        final List<String> command = new ArrayList<>(List.of(scripts.resolve("run-guest.sh").toString(),
+            "--guest", guestDir.toString(), "--share", newShare.toString(), "--timeout", "1800",
+            "--watch-pid", String.valueOf(ProcessHandle.current().pid())));
+        for (final Map.Entry<Integer, Integer> forward : hostPorts.entrySet())
+        {
+            command.add("--forward");
+            command.add(forward.getValue() + ":" + forward.getKey());
+        }
+        final Path log = workDir.resolve(1 == boots ? "run-guest.log" : "run-guest-" + boots + ".log");
         final long startNs = System.nanoTime();
-        final Process process = new ProcessBuilder(command)
-            .redirectErrorStream(true).redirectOutput(workDir.resolve("run-guest.log").toFile()).start();
-        final Path ready = share.resolve("ready");
+        final Process qemu = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Path ready = newShare.resolve("ready");
         final long deadlineNs = startNs + BOOT_TIMEOUT.toNanos();
         while (!Files.exists(ready))
         {
-            if (!process.isAlive() || Files.exists(share.resolve("failed")) || System.nanoTime() - deadlineNs > 0)
+            if (!qemu.isAlive() || Files.exists(newShare.resolve("failed")) || System.nanoTime() - deadlineNs > 0)
             {
-                final String why = !process.isAlive() ? "qemu exited (" + process.exitValue() + ")" :
-                    Files.exists(share.resolve("failed")) ? Files.readString(share.resolve("failed")) :
+                final String why = !qemu.isAlive() ? "qemu exited (" + qemu.exitValue() + ")" :
+                    Files.exists(newShare.resolve("failed")) ? Files.readString(newShare.resolve("failed")) :
                     "not ready within " + BOOT_TIMEOUT;
-                destroyTree(process);
-                throw new IllegalStateException("the siw guest did not come up: " + why + "\nrun-guest.log:\n" +
-                    tail(workDir.resolve("run-guest.log"), 20) + "\nconsole:\n" + tail(share.resolve("console.log"),
-                    30) + "\nagent:\n" + tail(share.resolve("agent.log"), 30));
+                destroyTree(qemu);
+                throw new IllegalStateException("the siw guest did not come up: " + why + "\n" + log.getFileName() +
+                    ":\n" + tail(log, 20) + "\nconsole:\n" + tail(newShare.resolve("console.log"), 30) +
+                    "\nagent:\n" + tail(newShare.resolve("agent.log"), 30));
             }
             Thread.sleep(100);
         }
-        final long bootMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
-        return new SiwGuest(share, process, hostPorts, Files.readString(ready), guestDir, bootMs);
+        final String report = Files.readString(ready);
+        if (report.contains("siw_cm_debug=0 "))
+        {
+            destroyTree(qemu);
+            throw new IllegalStateException("the guest's kernel gives no debug messages for siw_cm.c, which the " +
+                "tests read to tell siw's known stalls from failures (dynamic debug):\n" + report);
+        }
+        share = newShare;
+        process = qemu;
+        info = report;
+        bootMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        variant = DEFAULT_VARIANT;
     }
 
     /**
@@ -158,7 +195,7 @@ public final class SiwGuest implements AutoCloseable
         {
             manifest = "(no manifest: " + ex.getMessage() + ")";
         }
-        return info + "boot=" + bootMs + " ms\n" + manifest;
+        return info + "boot=" + bootMs + " ms" + (boots > 1 ? " (boot " + boots + ")" : "") + "\n" + manifest;
     }
 
     /**
@@ -191,7 +228,7 @@ public final class SiwGuest implements AutoCloseable
         final Path tmp = share.resolve("jobs").resolve("." + id + ".tmp");
         Files.writeString(tmp, script + "\n", StandardCharsets.UTF_8);
         Files.move(tmp, share.resolve("jobs").resolve(id + ".sh"), StandardCopyOption.ATOMIC_MOVE);
-        return new Job(id);
+        return new Job(id, share.resolve("out"), process);
     }
 
     /**
@@ -217,12 +254,24 @@ public final class SiwGuest implements AutoCloseable
     public void loadSiw(final String variant) throws Exception
     {
         final Result result = run("siw-" + variant, "rdma link delete siw0 2>/dev/null; rmmod siw && " +
-            "insmod /opt/warpbus-siw/" + variant + "/siw.ko && rdma link add siw0 type siw netdev eth0 && " +
-            "rdma link show", Duration.ofSeconds(60));
+            "insmod /opt/warpbus-siw/" + variant + "/siw.ko && " +
+            "echo 'file siw_cm.c +p' > /proc/dynamic_debug/control && " +
+            "rdma link add siw0 type siw netdev eth0 && rdma link show", Duration.ofSeconds(60));
         if (0 != result.exitCode() || !result.out().contains("siw0"))
         {
             throw new IllegalStateException("cannot load siw " + variant + ": " + result);
         }
+        this.variant = variant;
+    }
+
+    /**
+     * The build of siw loaded now.
+     *
+     * @return default, p2p, crc or v1; default after every boot.
+     */
+    public String variant()
+    {
+        return variant;
     }
 
     /**
@@ -233,6 +282,222 @@ public final class SiwGuest implements AutoCloseable
     public String console()
     {
         return tail(share.resolve("console.log"), 20);
+    }
+
+    /**
+     * Where the guest's kernel log ends now.
+     *
+     * @return a mark for {@link #kernelLogSince(KernelLogMark)}.
+     */
+    public KernelLogMark kernelLogMark()
+    {
+        return new KernelLogMark(boots, read(share.resolve("kernel.log")).length());
+    }
+
+    /**
+     * What the guest's kernel printed after a mark (all of this boot's log if the guest was booted again since).
+     *
+     * @param mark from {@link #kernelLogMark()}.
+     * @return the lines.
+     */
+    public List<String> kernelLogSince(final KernelLogMark mark)
+    {
+        final String log = read(share.resolve("kernel.log"));
+        final int from = mark.boot() == boots ? Math.min(mark.offset(), log.length()) : 0;
+        return log.substring(from).lines().toList();
+    }
+
+    /**
+     * Has the guest's kernel faulted (a BUG, an Oops) since it booted? After a fault in the RDMA stack the guest
+     * serves no new connection: the iw_cm work queue's worker died holding a lock, so no connection request ever
+     * reaches an application again.
+     *
+     * @return the fault's first lines, or null.
+     */
+    public String kernelFault()
+    {
+        final List<String> lines = kernelLogSince(new KernelLogMark(boots, 0));
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final String line = lines.get(i);
+            if (FAULTS.stream().anyMatch(line::contains))
+            {
+                final List<String> fault = new ArrayList<>(List.of(line));
+                for (int j = i + 1; j < Math.min(lines.size(), i + 12); j++)
+                {
+                    if (lines.get(j).contains("Workqueue:") || lines.get(j).contains("RIP:") ||
+                        lines.get(j).contains("Comm:"))
+                    {
+                        fault.add(lines.get(j).strip());
+                    }
+                }
+                return String.join(" / ", fault);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * If the guest's kernel faulted, stop the guest and boot it afresh (same host ports, siw "default"), so that
+     * the next case meets a working siw rather than one that can no longer accept a connection.
+     *
+     * @param when what ran, for the report.
+     * @return the fault, or null when there was none and nothing was done.
+     * @throws Exception when the guest does not come up again.
+     */
+    public String rebootIfFaulted(final String when) throws Exception
+    {
+        final String fault = kernelFault();
+        if (null != fault)
+        {
+            reboot("kernel fault (seen " + when + "): " + fault);
+        }
+        return fault;
+    }
+
+    /**
+     * Stop the guest and boot it afresh: same host ports, siw "default", a new share (jobs of the old boot are
+     * gone with it).
+     *
+     * @param why for the report.
+     * @throws Exception when the guest does not come up again.
+     */
+    public void reboot(final String why) throws Exception
+    {
+        System.out.println("siw guest: booting the guest again after a " + why);
+        close();
+        start();
+        System.out.println("siw guest up again in " + bootMs + " ms (boot " + boots + ")");
+    }
+
+    /**
+     * siw's passive side loses the start of a connection now and then (Linux 6.1, seen under TCG): siw_accept
+     * sends the MPA Reply first and only then hands the socket to the queue pair (client-server model) or to its
+     * ready-to-receive handler (peer-to-peer), so an FPDU that the initiator sends at once and that arrives in
+     * between meets siw's connection-manager callback, which ignores data in RDMA mode ("siw_cm_llp_data_ready:
+     * cep state: 7"). Nothing reads that FPDU until more data arrives; the initiator, waiting for an answer, sends
+     * none. With peer-to-peer siw never reports the connection established, and when it is closed siw reports a
+     * close the iw_cm does not expect in that state: a kernel BUG (iwcm.c, cm_close_handler).
+     *
+     * @param mark        taken before the connection was made.
+     * @param peerToPeer  whether the connection negotiated a ready-to-receive exchange: then siw must also not
+     *                    have reported it established after the loss (it would have, had later data brought the
+     *                    lost FPDU in after all). Client-server, siw reports it established in the same breath.
+     * @return what siw's CM logged of that connection, or null when no connection siw accepted after the mark
+     * lost its first FPDU.
+     */
+    public String missedFirstFpdu(final KernelLogMark mark, final boolean peerToPeer)
+    {
+        for (final SiwConnection connection : siwConnections(mark))
+        {
+            if (connection.missed && (!peerToPeer || !connection.establishedAfterMiss))
+            {
+                return String.join(" / ", connection.lines);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Has siw reported a connection it accepted after the mark as established to the iw_cm? With peer-to-peer it
+     * does so once it has read the initiator's ready-to-receive FPDU.
+     *
+     * @param mark taken before the connection was made.
+     * @return true once siw's "reason=3" (IW_CM_EVENT_ESTABLISHED) upcall for it is in the log.
+     */
+    public boolean establishedBySiw(final KernelLogMark mark)
+    {
+        return siwConnections(mark).stream().anyMatch((connection) -> connection.established);
+    }
+
+    /**
+     * The connections siw accepted after a mark, each from its endpoint's allocation to its release (siw reuses the
+     * addresses of released endpoints), as siw_cm.c's debug messages tell them.
+     */
+    private List<SiwConnection> siwConnections(final KernelLogMark mark)
+    {
+        final List<SiwConnection> accepted = new ArrayList<>();
+        final Map<String, SiwConnection> open = new LinkedHashMap<>();
+        for (final String line : kernelLogSince(mark))
+        {
+            final Matcher cep = CEP_LINE.matcher(line);
+            if (!cep.find())
+            {
+                continue;
+            }
+            final String id = cep.group(1);
+            final String function = cep.group(2);
+            final String message = cep.group(3);
+            if ("siw_cep_alloc".equals(function) || !open.containsKey(id))
+            {
+                open.put(id, new SiwConnection());
+            }
+            final SiwConnection connection = open.get(id);
+            connection.lines.add(function + ": " + message);
+            if ("siw_accept".equals(function) && message.contains("send mpa reply"))
+            {
+                connection.replied = true;
+                accepted.add(connection);
+            }
+            else if (connection.replied && "siw_cm_llp_data_ready".equals(function) &&
+                message.startsWith("cep state: 7,"))
+            {
+                connection.missed = true;
+            }
+            else if (connection.replied && "siw_cm_upcall".equals(function) && message.contains("reason=3,"))
+            {
+                connection.established = true;
+                connection.establishedAfterMiss = connection.missed;
+            }
+            else if ("__siw_cep_dealloc".equals(function))
+            {
+                open.remove(id);
+            }
+        }
+        return accepted;
+    }
+
+    /**
+     * The guest's TCP sockets on a port, with their queues and timers, for failure messages.
+     *
+     * @param guestPort the guest's port.
+     * @return {@code ss}'s answer, or why there is none; never waits more than 20 s.
+     */
+    public String sockets(final int guestPort)
+    {
+        try
+        {
+            final Result result = run("sockets-" + guestPort, "timeout 10 ss -tanoi '( sport = :" + guestPort +
+                " )'", Duration.ofSeconds(20));
+            return result.out().strip() + (result.err().isBlank() ? "" : "\n" + result.err().strip());
+        }
+        catch (final Exception ex)
+        {
+            return "(no answer from the guest: " + ex.getMessage() + ")";
+        }
+    }
+
+    /**
+     * What siw's connection manager logged after a mark, for failure messages.
+     *
+     * @param mark taken before the case.
+     * @return siw's CM lines and any kernel fault, at most the last 30.
+     */
+    public String siwLogSince(final KernelLogMark mark)
+    {
+        final List<String> lines = kernelLogSince(mark).stream()
+            .filter((l) -> l.contains("CEP[") || l.contains("siw") || FAULTS.stream().anyMatch(l::contains)).toList();
+        return tail(String.join("\n", lines), 30);
+    }
+
+    /** What siw's CM logged of one passive connection. */
+    private static final class SiwConnection
+    {
+        private final List<String> lines = new ArrayList<>();
+        private boolean replied;
+        private boolean missed;
+        private boolean established;
+        private boolean establishedAfterMiss;
     }
 
     @Override
@@ -248,7 +513,14 @@ public final class SiwGuest implements AutoCloseable
                 ProcessHandle.of(pid).ifPresent((qemu) ->
                 {
                     qemu.destroyForcibly();
-                    qemu.onExit().join();
+                    try
+                    {
+                        qemu.onExit().get(30, TimeUnit.SECONDS);
+                    }
+                    catch (final Exception ex)
+                    {
+                        System.err.println("siw guest: qemu (pid " + pid + ") did not exit: " + ex);
+                    }
                 });
             }
         }
@@ -259,13 +531,17 @@ public final class SiwGuest implements AutoCloseable
     }
 
     /** A job in the guest. */
-    public final class Job
+    public static final class Job
     {
         private final String id;
+        private final Path out;
+        private final Process guest;
 
-        private Job(final String id)
+        private Job(final String id, final Path out, final Process guest)
         {
             this.id = id;
+            this.out = out;
+            this.guest = guest;
         }
 
         /**
@@ -275,7 +551,7 @@ public final class SiwGuest implements AutoCloseable
          */
         public boolean isDone()
         {
-            return Files.exists(share.resolve("out").resolve(id + ".rc"));
+            return Files.exists(out.resolve(id + ".rc"));
         }
 
         /**
@@ -287,8 +563,8 @@ public final class SiwGuest implements AutoCloseable
          */
         public boolean printed(final String text) throws IOException
         {
-            final Path out = share.resolve("out").resolve(id + ".out");
-            return Files.exists(out) && Files.readString(out).contains(text);
+            final Path stdout = out.resolve(id + ".out");
+            return Files.exists(stdout) && Files.readString(stdout).contains(text);
         }
 
         /**
@@ -321,7 +597,6 @@ public final class SiwGuest implements AutoCloseable
          */
         public Result await(final Duration timeout) throws Exception
         {
-            final Path out = share.resolve("out");
             final Path rc = out.resolve(id + ".rc");
             final long deadlineNs = System.nanoTime() + timeout.toNanos();
             while (!Files.exists(rc))
@@ -331,9 +606,10 @@ public final class SiwGuest implements AutoCloseable
                     throw new IllegalStateException("guest job " + id + " did not end within " + timeout +
                         "; output so far: " + read(out.resolve(id + ".out")) + " / " + read(out.resolve(id + ".err")));
                 }
-                if (!process.isAlive())
+                if (!guest.isAlive())
                 {
-                    throw new IllegalStateException("the guest is gone; console:\n" + console());
+                    throw new IllegalStateException("the guest of job " + id + " is gone; console:\n" +
+                        tail(out.resolveSibling("console.log"), 20));
                 }
                 Thread.sleep(20);
             }

@@ -22,7 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -33,8 +35,13 @@ import org.opentest4j.TestAbortedException;
  * ends). Where the guest cannot run (not root, no qemu, debootstrap, tcpdump or tshark) the classes are skipped with
  * the reason; with {@value #REQUIRE_ENV}=1 in the environment, as {@code .ci/run} sets, they fail instead, because a
  * skipped interop test in CI proves nothing.
+ * <p>
+ * Before and after every test the guest's kernel log is checked for a fault: siw can crash the guest's iw_cm (see
+ * {@link SiwGuest#missedFirstFpdu}), after which the guest serves no new connection, and every later case would
+ * fail with an MPA exchange that siw never answers. The guest is then booted afresh, and the fault reported.
  */
-public final class SiwGuestExtension implements BeforeAllCallback, ParameterResolver
+public final class SiwGuestExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
+    ParameterResolver
 {
     /** Set to 1 where the interop tests must run (CI): a missing prerequisite fails instead of skipping. */
     public static final String REQUIRE_ENV = "WARPBUS_CI";
@@ -46,6 +53,29 @@ public final class SiwGuestExtension implements BeforeAllCallback, ParameterReso
     public void beforeAll(final ExtensionContext context) throws Exception
     {
         guest(context);
+    }
+
+    @Override
+    public void beforeEach(final ExtensionContext context) throws Exception
+    {
+        // Also before: a fault can reach the log a moment after the case that caused it ended.
+        rebootIfFaulted(context, "before");
+    }
+
+    @Override
+    public void afterEach(final ExtensionContext context) throws Exception
+    {
+        rebootIfFaulted(context, "after");
+    }
+
+    private static void rebootIfFaulted(final ExtensionContext context, final String when) throws Exception
+    {
+        final Object guest = context.getRoot().getStore(NAMESPACE).get("guest");
+        if (guest instanceof SiwGuest siwGuest)
+        {
+            siwGuest.rebootIfFaulted(when + " " + context.getRequiredTestClass().getSimpleName() + " " +
+                context.getDisplayName());
+        }
     }
 
     @Override

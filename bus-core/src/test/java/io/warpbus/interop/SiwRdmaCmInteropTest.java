@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionOpcode;
@@ -64,6 +65,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -82,6 +84,7 @@ class SiwRdmaCmInteropTest
     private static final int MESSAGE_LENGTH = 16;
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(30);
+    private static final long SIW_ESTABLISHED_NS = TimeUnit.SECONDS.toNanos(15);
 
     private static SiwGuest guest;
     private static int nextGuestPort = 3;
@@ -111,10 +114,34 @@ class SiwRdmaCmInteropTest
     @CsvSource({ "2, PREFERRED", "1, OFF" })
     void shouldExchangeMessagesWithSiwRdmaServer(final int revision, final CrcPolicy crc) throws Exception
     {
+        final String name = "rdma_server-v" + revision;
+        final String stall = exchangeWithSiwRdmaServer(name, revision, crc);
+        if (null != stall)
+        {
+            // siw's accept loses an FPDU that arrives while it switches the socket from its connection manager to
+            // the queue pair (see SiwGuest.missedFirstFpdu): our RTR and Send sit unread, rdma_server never gets
+            // them. That is siw's race, not this engine's, so the case runs once more, on a guest booted afresh
+            // (closing such a connection crashes the guest's iw_cm), and must pass then.
+            System.out.println("siw missed our first FPDU, running " + name + " again: " + stall);
+            guest.reboot("connection siw left half established (" + name + ")");
+            assertNull(exchangeWithSiwRdmaServer(name + "-again", revision, crc),
+                "siw missed our first FPDU twice in a row");
+        }
+    }
+
+    /**
+     * One run of our verbs client against siw's rdma_server.
+     *
+     * @return null when it passed, or what siw's missed first FPDU looked like (any other failure fails the test).
+     */
+    private String exchangeWithSiwRdmaServer(final String name, final int revision, final CrcPolicy crc)
+        throws Exception
+    {
         final int guestPort = nextGuestPort();
         final int hostPort = guest.hostPort(guestPort);
+        final SiwGuest.KernelLogMark mark = guest.kernelLogMark();
         final WireCapture.Decoded wire;
-        try (WireCapture capture = WireCapture.start(captures.resolve("rdma_server-v" + revision + ".pcap"), hostPort);
+        try (WireCapture capture = WireCapture.start(captures.resolve(name + ".pcap"), hostPort);
             Rnic rnic = Rnic.launch(context("rdma-client").mpaRevision(revision).crcPolicy(crc)))
         {
             final SiwGuest.Job server = guest.start("rdma_server", "timeout 60 rdma_server -s " +
@@ -129,7 +156,17 @@ class SiwRdmaCmInteropTest
             awaitEvent(rnic, endpoint.qp, ConnectionEventType.ESTABLISHED);
             assertEquals(QueuePair.POSTED, endpoint.qp.postSend(2, endpoint.send, 0, MESSAGE_LENGTH,
                 QueuePair.SIGNALED));
-            endpoint.awaitCompletions(CompletionOpcode.SEND, CompletionOpcode.RECV);
+            final List<CompletionOpcode> missing = endpoint.completions(CompletionOpcode.SEND, CompletionOpcode.RECV);
+            if (!missing.isEmpty())
+            {
+                final String missed = guest.missedFirstFpdu(mark, 2 == revision);
+                if (missing.equals(List.of(CompletionOpcode.RECV)) && null != missed && !server.isDone())
+                {
+                    return "no RECV within 30 s, rdma_server still waiting; siw: " + missed;
+                }
+                fail("no " + missing + " completion within 30 s (" + endpoint.qp.state() + ", " +
+                    endpoint.qp.errorReason() + "); siw's CM:\n" + guest.siwLogSince(mark));
+            }
             assertArrayEquals(new byte[MESSAGE_LENGTH], endpoint.received(), "rdma_server sends 16 zero bytes");
 
             final SiwGuest.Result result = server.await(RUN_TIMEOUT);
@@ -142,6 +179,7 @@ class SiwRdmaCmInteropTest
         SiwRpingInteropTest.assertCleanWire(wire, CrcPolicy.PREFERRED == crc, revision);
         assertEquals(2, wire.count("send"), "one Send each way: " + wire);
         SiwRpingInteropTest.delete(wire);
+        return null;
     }
 
     @ParameterizedTest(name = "siw ({0}) rdma_client -> warpbus server")
@@ -194,14 +232,33 @@ class SiwRdmaCmInteropTest
     /**
      * An RDMA Write to an STag siw never advertised: siw answers with a Terminate (DDP, tagged buffer, invalid
      * STag) and closes; our queue pair must fail with that reason, reported as the peer's.
+     * <p>
+     * The Write goes out once siw has read our ready-to-receive Write and reported the connection established. Were
+     * both in siw's socket when it reads the first (often so under TCG), siw would process the bad Write in the
+     * same pass, never report the connection established, and its close would then crash the guest's iw_cm
+     * (kernel BUG in cm_close_handler): the Terminate would still arrive, but the guest would serve no new
+     * connection.
      */
     @Test
     void shouldReportTheTerminateSiwSendsForAWriteToAnUnknownStag() throws Exception
     {
+        final String stall = writeToAnUnknownStag("siw-terminate");
+        if (null != stall)
+        {
+            // As in shouldExchangeMessagesWithSiwRdmaServer: siw's accept lost our RTR. Once more, on a fresh guest.
+            System.out.println("siw missed our first FPDU, running siw-terminate again: " + stall);
+            guest.reboot("connection siw left half established (siw-terminate)");
+            assertNull(writeToAnUnknownStag("siw-terminate-again"), "siw missed our first FPDU twice in a row");
+        }
+    }
+
+    private String writeToAnUnknownStag(final String name) throws Exception
+    {
         final int guestPort = nextGuestPort();
         final int hostPort = guest.hostPort(guestPort);
+        final SiwGuest.KernelLogMark mark = guest.kernelLogMark();
         final WireCapture.Decoded wire;
-        try (WireCapture capture = WireCapture.start(captures.resolve("siw-terminate.pcap"), hostPort);
+        try (WireCapture capture = WireCapture.start(captures.resolve(name + ".pcap"), hostPort);
             Rnic rnic = Rnic.launch(context("hostile-client")))
         {
             final SiwGuest.Job server = guest.start("rdma_server-terminate", "timeout 60 rdma_server -s " +
@@ -213,6 +270,23 @@ class SiwRdmaCmInteropTest
             rnic.connectionManager().connect(endpoint.qp, new InetSocketAddress("127.0.0.1", hostPort),
                 new ConnectionParameters(), null);
             awaitEvent(rnic, endpoint.qp, ConnectionEventType.ESTABLISHED);
+            final long establishedDeadlineNs = System.nanoTime() + SIW_ESTABLISHED_NS;
+            while (!guest.establishedBySiw(mark))
+            {
+                if (System.nanoTime() - establishedDeadlineNs > 0)
+                {
+                    final String missed = guest.missedFirstFpdu(mark, true);
+                    if (null != missed)
+                    {
+                        return "siw did not report the connection established within " +
+                            TimeUnit.NANOSECONDS.toSeconds(SIW_ESTABLISHED_NS) + " s; siw: " + missed;
+                    }
+                    fail("siw did not report the connection established within " +
+                        TimeUnit.NANOSECONDS.toSeconds(SIW_ESTABLISHED_NS) + " s; siw's CM:\n" +
+                        guest.siwLogSince(mark));
+                }
+                Thread.sleep(20);
+            }
 
             final long startNs = System.nanoTime();
             assertEquals(QueuePair.POSTED, endpoint.qp.postWrite(3, endpoint.send, 0, MESSAGE_LENGTH, 0x00BADBAD,
@@ -232,6 +306,7 @@ class SiwRdmaCmInteropTest
         SiwRpingInteropTest.assertCleanWire(wire, true, 2);
         assertEquals(1, wire.count("terminate"), "siw's Terminate decodes: " + wire);
         SiwRpingInteropTest.delete(wire);
+        return null;
     }
 
     /**
@@ -242,27 +317,47 @@ class SiwRdmaCmInteropTest
     void shouldReportASiwPeerThatDropsTheConnectionMidStream() throws Exception
     {
         final int guestPort = nextGuestPort();
-        // timeout -s KILL delivers SIGKILL to rping itself three seconds in: no chance to disconnect in order.
-        final SiwGuest.Job server = guest.start("rping-killed", "timeout -s KILL 3 rping -s -a " +
-            SiwGuest.GUEST_ADDRESS + " -p " + guestPort + " -S 65535 & pid=$!\n" + awaitListening(guestPort) +
-            "wait $pid\necho killed $?\nexit 0");
-        server.awaitPrinted("listening", Duration.ofSeconds(30));
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final Future<Integer> client = executor.submit(() -> Rping.run(new String[] { "-c", "-a", "127.0.0.1",
-            "-p", String.valueOf(guest.hostPort(guestPort)), "-C", "0", "-S", "65535", "-V" },
-            new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true)));
-        server.awaitPrinted("killed 137", Duration.ofSeconds(30));
-        final long killedNs = System.nanoTime();
+        final int hostPort = guest.hostPort(guestPort);
+        final SiwGuest.KernelLogMark mark = guest.kernelLogMark();
+        final Path pcap = captures.resolve("rping-killed.pcap");
+        final WireCapture capture = WireCapture.start(pcap, hostPort);
+        try
+        {
+            // timeout -s KILL delivers SIGKILL to rping itself three seconds in: no chance to disconnect in order.
+            final SiwGuest.Job server = guest.start("rping-killed", "timeout -s KILL 3 rping -s -a " +
+                SiwGuest.GUEST_ADDRESS + " -p " + guestPort + " -S 65535 & pid=$!\n" + awaitListening(guestPort) +
+                "wait $pid\necho killed $?\nexit 0");
+            server.awaitPrinted("listening", Duration.ofSeconds(30));
+            final ByteArrayOutputStream err = new ByteArrayOutputStream();
+            final Future<Integer> client = executor.submit(() -> Rping.run(new String[] { "-c", "-a", "127.0.0.1",
+                "-p", String.valueOf(hostPort), "-C", "0", "-S", "65535", "-V" },
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true)));
+            server.awaitPrinted("killed 137", Duration.ofSeconds(30));
+            final long killedNs = System.nanoTime();
 
-        final int exit = client.get(40, TimeUnit.SECONDS);
+            final int exit = client.get(40, TimeUnit.SECONDS);
 
-        final String message = err.toString(StandardCharsets.UTF_8);
-        assertEquals(255, exit, message);
-        assertTrue(message.contains("rping client failed: the connection ended in state"), message);
-        assertTrue(message.contains("the server at /127.0.0.1:" + guest.hostPort(guestPort)), message);
-        final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedNs);
-        assertTrue(seconds < 10, "reported within seconds, not after a timeout: " + seconds + " s, " + message);
-        System.out.println("siw peer killed mid-stream: " + message.strip());
+            final String message = err.toString(StandardCharsets.UTF_8);
+            // On failure, what the guest still holds of the connection (a FIN queued behind unsent data shows as a
+            // socket with Send-Q) and what siw's CM did: the capture alone cannot tell a drop that never left the
+            // guest from one this side missed.
+            final Supplier<String> evidence = () -> message + "\nguest sockets:\n" + guest.sockets(guestPort) +
+                "\nsiw's CM:\n" + guest.siwLogSince(mark) + "\ncapture: " + pcap;
+            assertEquals(255, exit, evidence);
+            assertTrue(message.contains("rping client failed: the connection ended in state"), evidence);
+            assertTrue(message.contains("the server at /127.0.0.1:" + hostPort), evidence);
+            final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedNs);
+            assertTrue(seconds < 10, () -> "reported within seconds, not after a timeout: " + seconds + " s, " +
+                evidence.get());
+            System.out.println("siw peer killed mid-stream: " + message.strip());
+        }
+        finally
+        {
+            capture.close();
+        }
+        // Kept when the case fails (for Wireshark), dropped when it passed: three seconds of 64 KiB pings.
+        Files.deleteIfExists(pcap);
+        Files.deleteIfExists(Path.of(pcap + ".log"));
     }
 
     private static String awaitListening(final int guestPort)
@@ -341,10 +436,24 @@ class SiwRdmaCmInteropTest
 
         void awaitCompletions(final CompletionOpcode... expected) throws InterruptedException
         {
+            final List<CompletionOpcode> missing = completions(expected);
+            if (!missing.isEmpty())
+            {
+                fail("no " + missing + " completion within 30 s (" + qp.state() + ", " + qp.errorReason() + ")");
+            }
+        }
+
+        /**
+         * Wait up to 30 s for successful completions of these opcodes; a failed completion fails the test.
+         *
+         * @return the opcodes still missing when the time ran out, empty when all came.
+         */
+        List<CompletionOpcode> completions(final CompletionOpcode... expected) throws InterruptedException
+        {
             final List<CompletionOpcode> missing = new ArrayList<>(List.of(expected));
             final List<String> failures = new ArrayList<>();
             final long deadlineNs = System.nanoTime() + WAIT_NS;
-            while (!missing.isEmpty())
+            while (!missing.isEmpty() && System.nanoTime() - deadlineNs < 0)
             {
                 cq.poll((wc) ->
                 {
@@ -359,12 +468,9 @@ class SiwRdmaCmInteropTest
                 {
                     fail("failed completions " + failures + ": " + qp.errorReason());
                 }
-                if (System.nanoTime() - deadlineNs > 0)
-                {
-                    fail("no " + missing + " completion within 30 s (" + qp.state() + ", " + qp.errorReason() + ")");
-                }
                 Thread.sleep(1);
             }
+            return missing;
         }
 
         byte[] received()

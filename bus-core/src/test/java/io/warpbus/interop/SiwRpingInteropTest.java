@@ -178,12 +178,13 @@ class SiwRpingInteropTest
         final String stall = pingSiwRpingServer(name, crc, size);
         if (null != stall)
         {
-            // Seen about once in 60 runs under TCG: siw's rping server has the client's first Send (it reached
-            // RDMA_READ_ADV and posted its RDMA Read) but siw never puts the Read Request on the wire, and the
-            // capture shows nothing from siw after its ACK of that Send. Or siw's accept lost our RTR and first
-            // Send (SiwGuest.missedFirstFpdu), and its rping server never learnt of the connection. Either is siw's
-            // stall, not this engine's, so the case runs once more and must pass then; after the second kind on a
-            // guest booted afresh, because closing that connection crashes the guest's iw_cm.
+            // Seen about once in 60 runs under TCG: siw's accept lost our RTR and first Send (see
+            // SiwGuest.missedFirstFpdu), the capture shows nothing from siw after its ACK of them, and our client
+            // times out. Either siw's rping server is still waiting for the connection, or (when our FIN woke siw's
+            // RTR handler, which then read both) it got our Send as we left, posted its Read and failed with "wait
+            // for RDMA_READ_COMPLETE". That is siw's race, not this engine's, so the case runs once more and must
+            // pass then; in the first picture on a guest booted afresh, as closing that connection can crash the
+            // guest's iw_cm.
             System.out.println("siw stalled before its first RDMA Read Request, running " + name + " again: " + stall);
             if (stall.contains(MISSED_FIRST_FPDU))
             {

@@ -56,7 +56,26 @@ final class GatewayProcess implements AutoCloseable
     static GatewayProcess start(final String name, final Path dir, final Path credentials, final EngineFixture engine,
         final int origin, final int port)
     {
+        return start(name, dir, credentials, engine, origin, port, List.of());
+    }
+
+    /**
+     * Start a gateway with more properties.
+     *
+     * @param name        its name (and directories).
+     * @param dir         where its directories go.
+     * @param credentials the credentials file.
+     * @param engine      the engine.
+     * @param origin      its route at the engine.
+     * @param port        its HTTP port.
+     * @param extra       more {@code --property=value} arguments.
+     * @return the running gateway.
+     */
+    static GatewayProcess start(final String name, final Path dir, final Path credentials, final EngineFixture engine,
+        final int origin, final int port, final List<String> extra)
+    {
         final List<String> args = new ArrayList<>(List.of(engine.gatewayArguments(origin)));
+        args.addAll(extra);
         args.add("--server.port=" + port);
         args.add("--warpbus.gateway.name=" + name);
         args.add("--warpbus.gateway.bus-directory=" + dir.resolve(name + "-bus"));

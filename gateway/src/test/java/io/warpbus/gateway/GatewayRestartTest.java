@@ -141,6 +141,43 @@ class GatewayRestartTest
         }
     }
 
+    @Test
+    void shouldCancelTheOrdersOfASessionCutOffByAKillOnceRestartedWithCancelOnDisconnect() throws InterruptedException
+    {
+        engine = new EngineFixture(dir, 1, false);
+        final Path credentials = GatewayFixtures.writeCredentials(dir);
+        final int port = GatewayFixtures.freePort();
+        final List<String> cancelOnDisconnect = List.of("--warpbus.gateway.sessions.cancel-on-disconnect=true");
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port, cancelOnDisconnect);
+
+        final String token;
+        final long lastSeen;
+        try (TestClient alice = new TestClient(port))
+        {
+            token = alice.logon("alice", "alice-pw").path("session").asString();
+            final JsonNode resting = alice.request(OrderEntryTest.order("kill-3", GatewayFixtures.ALICE_ACCOUNT,
+                "sell", "100.00", 30), "executionReport");
+            assertEquals("new", resting.path("execType").asString(), resting.toString());
+            lastSeen = resting.path("seq").asLong();
+            // Killed while alice is connected: the dead gateway never saw her go.
+            gateway.kill();
+        }
+
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port, cancelOnDisconnect);
+        try (TestClient alice = new TestClient(port))
+        {
+            alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
+                "\"token\":\"" + token + "\",\"fromSeq\":" + (lastSeen + 1) + "}}");
+            assertTrue(alice.awaitType("logon").path("resumed").asBoolean(), alice.received().toString());
+            final JsonNode cancelled = alice.await((m) -> "executionReport".equals(m.path("type").asString()),
+                "the cancel the restarted gateway sent" + gateway.dump());
+            assertEquals("kill-3", cancelled.path("clOrdId").asString(), cancelled.toString());
+            assertEquals("cancelled", cancelled.path("execType").asString(), cancelled.toString());
+            final JsonNode open = alice.request("{\"type\":\"openOrders\"}", "openOrders");
+            assertEquals(0, open.path("orders").size(), "nothing left live: " + open);
+        }
+    }
+
     private void killAndFillWhileDead(final Path credentials, final int port) throws InterruptedException
     {
         gateway.kill();

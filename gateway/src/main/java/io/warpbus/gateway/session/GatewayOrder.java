@@ -48,6 +48,8 @@ final class GatewayOrder
     /** Receive time of the client request still waiting for the engine's answer, 0 when none. */
     long pendingRequestNs;
     long pendingSentNs;
+    /** A cancel of the gateway's own (logout, cancel-on-disconnect) is on its way to the engine. */
+    boolean cancelSent;
     /** Restored from the journal without any answer from the engine: resolved once the engine has caught up. */
     boolean recoveredUnanswered;
 
@@ -84,6 +86,7 @@ final class GatewayOrder
         status = PENDING_NEW;
         pendingRequestNs = 0;
         pendingSentNs = 0;
+        cancelSent = false;
         recoveredUnanswered = false;
     }
 }

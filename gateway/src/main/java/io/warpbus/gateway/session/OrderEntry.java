@@ -312,10 +312,11 @@ final class OrderEntry implements EngineLink.ReportListener
     }
 
     /**
-     * Cancel every live order of a session (logout, or a disconnect with cancel-on-disconnect).
+     * Cancel every live order of a session (logout, or a disconnect with cancel-on-disconnect) that has no cancel of
+     * this kind on its way yet; called again until none is left unsent.
      *
      * @param session the session.
-     * @return cancels sent.
+     * @return live orders whose cancel could not be sent now (the engine unreachable or back-pressured).
      */
     int cancelAll(final Session session)
     {
@@ -324,16 +325,33 @@ final class OrderEntry implements EngineLink.ReportListener
             return 0;
         }
         final long nowNs = context.nanoClock().nanoTime();
-        final int[] sent = new int[1];
+        final int[] unsent = new int[1];
         orders.forEach((order) ->
         {
-            if (order.session() == session.index && order.isLive() &&
-                engine.cancel(order.account, order.instrumentId, order.engineClientOrderId, nowNs) > 0)
+            if (order.session() == session.index && order.isLive() && !order.cancelSent)
             {
-                sent[0]++;
+                if (engine.cancel(order.account, order.instrumentId, order.engineClientOrderId, nowNs) > 0)
+                {
+                    order.cancelSent = true;
+                }
+                else
+                {
+                    unsent[0]++;
+                }
             }
         });
-        return sent[0];
+        return unsent[0];
+    }
+
+    /**
+     * Whether the engine can take the gateway's own cancels: connected, and caught up after a restart (before
+     * that, an order's state here may be behind the engine's).
+     *
+     * @return true when it can.
+     */
+    boolean isEngineReady()
+    {
+        return engine.isOrderEntryConnected() && engine.isCaughtUp() && !engine.isRepairing();
     }
 
     /**

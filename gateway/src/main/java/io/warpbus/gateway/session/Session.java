@@ -57,6 +57,8 @@ final class Session
     long conflatedSinceNs;
     /** When the session fell behind on recoverable events and began to be caught up from the journal, else 0. */
     long behindSinceNs;
+    /** Its orders must be cancelled (ended, or disconnected with cancel-on-disconnect) and some cancels are unsent. */
+    boolean cancelPending;
     int pendingBooks;
     long conflatedUpdates;
     long protocolErrorWindowStartNs;
@@ -117,6 +119,7 @@ final class Session
         disconnectedNs = 0;
         conflatedSinceNs = 0;
         behindSinceNs = 0;
+        cancelPending = false;
         pendingBooks = 0;
         conflatedUpdates = 0;
         protocolErrorWindowStartNs = 0;

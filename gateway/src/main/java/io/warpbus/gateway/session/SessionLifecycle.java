@@ -234,7 +234,7 @@ final class SessionLifecycle
         marketData.onDisconnected(session);
         if (context.cancelOnDisconnect())
         {
-            orders.cancelAll(session);
+            session.cancelPending = 0 != orders.cancelAll(session);
         }
     }
 
@@ -264,8 +264,15 @@ final class SessionLifecycle
         }
         nextTimersNs = nowNs + TIMER_INTERVAL_NS;
         final Session[] sessions = this.sessions;
+        final boolean engineReady = orders.isEngineReady();
         for (final Session session : sessions)
         {
+            if (session.cancelPending && engineReady)
+            {
+                // Cancels the engine could not take when they were due, or due since a restart: sent again.
+                session.cancelPending = 0 != orders.cancelAll(session);
+                work++;
+            }
             if (Session.CONNECTED == session.state)
             {
                 work += timers(session, nowNs);
@@ -295,7 +302,7 @@ final class SessionLifecycle
         {
             return;
         }
-        orders.cancelAll(session);
+        session.cancelPending = 0 != orders.cancelAll(session);
         record.putShort(0, (short)0);
         EventText.put(record, 0, reason);
         journal.append(session.index, SessionJournal.SESSION_ENDED_RECORD, record, 0, SessionJournal.ENDED_LENGTH);
@@ -443,6 +450,11 @@ final class SessionLifecycle
     {
         for (final Session session : sessions)
         {
+            // Cancels that were due before the restart (an ended session's, or a disconnected one's with
+            // cancel-on-disconnect) may have died with the process: sent again once the engine is ready.
+            final boolean cancelDue = Session.ENDING == session.state ||
+                Session.DISCONNECTED == session.state && context.cancelOnDisconnect();
+            session.cancelPending = cancelDue && session.openOrders > 0 && null != session.user;
             if (Session.FREE == session.state && session.openOrders > 0)
             {
                 // Orders of a session whose opening record has left the journal: keep the slot until they are done.
@@ -529,6 +541,8 @@ final class SessionLifecycle
     {
         session.state = Session.CONNECTED;
         session.restored = false;
+        // Back before its cancel-on-disconnect could be carried out: its client has its orders again.
+        session.cancelPending = false;
         session.connection = connection.index();
         connection.session = session.index;
         session.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(heartbeatMs);

@@ -53,6 +53,9 @@ class GatewayRestartTest
     private EngineFixture engine;
     private GatewayProcess gateway;
     private Bus direct;
+    private Path credentials;
+    private int port;
+    private List<String> properties;
 
     @AfterEach
     void close()
@@ -63,10 +66,7 @@ class GatewayRestartTest
     @Test
     void shouldResumeAfterAKillWithNothingLostAndNothingTwice() throws InterruptedException
     {
-        engine = new EngineFixture(dir, 1, false);
-        final Path credentials = GatewayFixtures.writeCredentials(dir);
-        final int port = GatewayFixtures.freePort();
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+        startEngineAndGateway(List.of());
 
         final String token;
         try (TestClient alice = new TestClient(port))
@@ -77,7 +77,7 @@ class GatewayRestartTest
             assertEquals("new", accepted.path("execType").asString(), accepted.toString());
             assertEquals(2, accepted.path("seq").asLong());
         }
-        killAndFillWhileDead(credentials, port);
+        killAndFillWhileDead();
         try (TestClient alice = new TestClient(port))
         {
             // Resume from 2: the order's acceptance (in the gateway's journal) and both fills (from the engine).
@@ -105,10 +105,7 @@ class GatewayRestartTest
     @Test
     void shouldNumberOnPastWhatTheClientSawBeforeAKillMarketDataIncluded() throws InterruptedException
     {
-        engine = new EngineFixture(dir, 1, false);
-        final Path credentials = GatewayFixtures.writeCredentials(dir);
-        final int port = GatewayFixtures.freePort();
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+        startEngineAndGateway(List.of());
 
         final String token;
         final long lastSeen;
@@ -123,7 +120,7 @@ class GatewayRestartTest
             alice.await((m) -> "bookUpdate".equals(m.path("type").asString()), "the book update of her order");
             lastSeen = alice.received().get(alice.size() - 1).path("seq").asLong();
         }
-        killAndFillWhileDead(credentials, port);
+        killAndFillWhileDead();
         try (TestClient alice = new TestClient(port))
         {
             alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
@@ -144,11 +141,7 @@ class GatewayRestartTest
     @Test
     void shouldCancelTheOrdersOfASessionCutOffByAKillOnceRestartedWithCancelOnDisconnect() throws InterruptedException
     {
-        engine = new EngineFixture(dir, 1, false);
-        final Path credentials = GatewayFixtures.writeCredentials(dir);
-        final int port = GatewayFixtures.freePort();
-        final List<String> cancelOnDisconnect = List.of("--warpbus.gateway.sessions.cancel-on-disconnect=true");
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port, cancelOnDisconnect);
+        startEngineAndGateway(List.of("--warpbus.gateway.sessions.cancel-on-disconnect=true"));
 
         final String token;
         final long lastSeen;
@@ -163,7 +156,7 @@ class GatewayRestartTest
             gateway.kill();
         }
 
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port, cancelOnDisconnect);
+        restartGateway();
         try (TestClient alice = new TestClient(port))
         {
             alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
@@ -178,7 +171,21 @@ class GatewayRestartTest
         }
     }
 
-    private void killAndFillWhileDead(final Path credentials, final int port) throws InterruptedException
+    private void startEngineAndGateway(final List<String> properties)
+    {
+        engine = new EngineFixture(dir, 1, false);
+        credentials = GatewayFixtures.writeCredentials(dir);
+        port = GatewayFixtures.freePort();
+        this.properties = properties;
+        restartGateway();
+    }
+
+    private void restartGateway()
+    {
+        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port, properties);
+    }
+
+    private void killAndFillWhileDead() throws InterruptedException
     {
         gateway.kill();
 
@@ -193,7 +200,7 @@ class GatewayRestartTest
         Await.until("the engine to fill alice's order", TestClient.TIMEOUT_MS, direct::doWork,
             () -> engine.service().lastExecId(1) >= 3);
 
-        gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
+        restartGateway();
     }
 
     private void buy(final ExclusivePublication orders, final long clientOrderId, final long lots)

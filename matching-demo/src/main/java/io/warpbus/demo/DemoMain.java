@@ -255,6 +255,8 @@ public final class DemoMain
             "--warpbus.gateway.credentials-file=" + credentials.file(),
             "--warpbus.gateway.journal.directory=" + gatewayDir.resolve("journal"),
             "--warpbus.gateway.sessions.max-sessions=256",
+            // Five JVMs share the demo's cores: the load's sessions may fall behind for a while without being dropped.
+            "--warpbus.gateway.sessions.slow-consumer-timeout=60s",
             "--warpbus.gateway.channels.order-entry=" + gatewayOrders,
             "--warpbus.gateway.channels.execution-reports=" + gatewayReports,
             "--warpbus.gateway.channels.market-data=" + gatewayMarketData,

@@ -30,6 +30,9 @@ final class GatewayOrder
     static final byte REJECTED = 5;
 
     final int slot;
+    /** The neighbours among the same session's orders in {@link OrderTable}, as slots; -1 for none. */
+    int previousInSession = -1;
+    int nextInSession = -1;
     final ClientOrderKey key = new ClientOrderKey();
     long engineClientOrderId;
     long orderId;

@@ -326,9 +326,9 @@ final class OrderEntry implements EngineLink.ReportListener
         }
         final long nowNs = context.nanoClock().nanoTime();
         final int[] unsent = new int[1];
-        orders.forEach((order) ->
+        orders.forEach(session.index, (order) ->
         {
-            if (order.session() == session.index && order.isLive() && !order.cancelSent)
+            if (order.isLive() && !order.cancelSent)
             {
                 if (engine.cancel(order.account, order.instrumentId, order.engineClientOrderId, nowNs) > 0)
                 {
@@ -362,9 +362,9 @@ final class OrderEntry implements EngineLink.ReportListener
      */
     void forEachOpen(final Session session, final java.util.function.BiConsumer<GatewayOrder, DirectBuffer> visitor)
     {
-        orders.forEach((order) ->
+        orders.forEach(session.index, (order) ->
         {
-            if (order.session() == session.index && order.isLive())
+            if (order.isLive())
             {
                 writeReport(order, ExecTypes.NEW, RejectReason.NONE, 0, 0, 0, 0);
                 visitor.accept(order, event);

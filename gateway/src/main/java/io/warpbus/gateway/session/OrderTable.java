@@ -15,6 +15,7 @@
  */
 package io.warpbus.gateway.session;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 import org.agrona.collections.IntArrayList;
@@ -32,9 +33,14 @@ final class OrderTable
     private final IntArrayList free;
     private final Long2ObjectHashMap<GatewayOrder> byEngineId;
     private final Object2ObjectHashMap<ClientOrderKey, GatewayOrder> byClientId;
+    private final int[] firstOfSession;
+    private final int[] lastOfSession;
 
-    OrderTable(final int capacity)
+    OrderTable(final int capacity, final int maxSessions)
     {
+        firstOfSession = new int[maxSessions];
+        Arrays.fill(firstOfSession, -1);
+        lastOfSession = firstOfSession.clone();
         pool = new GatewayOrder[capacity];
         free = new IntArrayList(capacity, -1);
         for (int i = capacity - 1; i >= 0; i--)
@@ -65,6 +71,19 @@ final class OrderTable
         order.engineClientOrderId = engineClientOrderId;
         byEngineId.put(engineClientOrderId, order);
         byClientId.put(order.key, order);
+        final int session = order.session();
+        final int last = lastOfSession[session];
+        order.previousInSession = last;
+        order.nextInSession = -1;
+        if (-1 == last)
+        {
+            firstOfSession[session] = order.slot;
+        }
+        else
+        {
+            pool[last].nextInSession = order.slot;
+        }
+        lastOfSession[session] = order.slot;
         return order;
     }
 
@@ -87,6 +106,24 @@ final class OrderTable
     {
         byEngineId.remove(order.engineClientOrderId);
         byClientId.remove(order.key);
+        if (-1 == order.previousInSession)
+        {
+            firstOfSession[order.session()] = order.nextInSession;
+        }
+        else
+        {
+            pool[order.previousInSession].nextInSession = order.nextInSession;
+        }
+        if (-1 == order.nextInSession)
+        {
+            lastOfSession[order.session()] = order.previousInSession;
+        }
+        else
+        {
+            pool[order.nextInSession].previousInSession = order.previousInSession;
+        }
+        order.previousInSession = -1;
+        order.nextInSession = -1;
         free.addInt(order.slot);
     }
 
@@ -101,7 +138,23 @@ final class OrderTable
     }
 
     /**
-     * Visit every tracked order (control path only: it goes through the map).
+     * Visit the tracked orders of one session index (those of an earlier session that had the same index included),
+     * oldest first, walking that session's list rather than the pool: a logout or a disconnect costs in proportion
+     * to the session's orders, not to the table's capacity. The visitor must not add or remove orders.
+     *
+     * @param session the session index.
+     * @param visitor called for each.
+     */
+    void forEach(final int session, final Consumer<GatewayOrder> visitor)
+    {
+        for (int slot = firstOfSession[session]; -1 != slot; slot = pool[slot].nextInSession)
+        {
+            visitor.accept(pool[slot]);
+        }
+    }
+
+    /**
+     * Visit every tracked order (control path only: it looks at every slot of the pool).
      *
      * @param visitor called for each.
      */

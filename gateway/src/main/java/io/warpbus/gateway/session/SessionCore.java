@@ -118,8 +118,8 @@ public final class SessionCore implements Agent, AutoCloseable
             final Outbox outbox = new Outbox(connections, journal, counters);
             final SessionErrors errors = new SessionErrors(outbox, counters);
             lifecycle = new SessionLifecycle(context, sessions, outbox, errors, journal);
-            orders = new OrderEntry(context, sessions, new OrderTable(context.maxOrders()), instruments, outbox,
-                journal);
+            orders = new OrderEntry(context, sessions, new OrderTable(context.maxOrders(), context.maxSessions()),
+                instruments, outbox, journal);
             marketData = new MarketDataFanout(context, sessions, instruments, outbox, errors, journal);
             lifecycle.wire(orders, marketData);
             orders.lifecycle(lifecycle);

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.session;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+class OrderTableTest
+{
+    private static final int SESSIONS = 5;
+
+    private final UnsafeBuffer field = new UnsafeBuffer(new byte[1 + ClientOrderKey.WIDTH]);
+    private final ClientOrderKey key = new ClientOrderKey();
+    private long nextEngineId = 1;
+
+    @Test
+    void shouldVisitExactlyASessionsTrackedOrdersOldestFirstThroughRandomAddsAndRemoves()
+    {
+        final OrderTable table = new OrderTable(64, SESSIONS);
+        final List<Map<Long, GatewayOrder>> model = new ArrayList<>();
+        for (int i = 0; i < SESSIONS; i++)
+        {
+            model.add(new LinkedHashMap<>());
+        }
+        final Random random = new Random(3);
+        for (int step = 0; step < 20_000; step++)
+        {
+            final int session = random.nextInt(SESSIONS);
+            final Map<Long, GatewayOrder> expected = model.get(session);
+            if (random.nextInt(100) < 55 && table.size() < table.capacity())
+            {
+                final long engineId = nextEngineId++;
+                final GatewayOrder order = table.add(key(session, "c" + engineId), engineId);
+                expected.put(engineId, order);
+            }
+            else if (!expected.isEmpty())
+            {
+                final List<Long> ids = new ArrayList<>(expected.keySet());
+                final long victim = ids.get(random.nextInt(ids.size()));
+                table.remove(expected.remove(victim));
+            }
+            for (int s = 0; s < SESSIONS; s++)
+            {
+                final List<Long> visited = new ArrayList<>();
+                table.forEach(s, (order) -> visited.add(order.engineClientOrderId));
+                assertEquals(new ArrayList<>(model.get(s).keySet()), visited, "session " + s + " at step " + step);
+            }
+        }
+    }
+
+    @Test
+    void shouldFindAnOrderByEitherIdUntilItIsRemoved()
+    {
+        final OrderTable table = new OrderTable(4, SESSIONS);
+        final GatewayOrder order = table.add(key(2, "abc"), 77);
+        assertSame(order, table.byEngineId(77));
+        assertSame(order, table.byClientId(key(2, "abc")));
+        assertNull(table.byClientId(key(3, "abc")));
+        table.remove(order);
+        assertNull(table.byEngineId(77));
+        assertNull(table.byClientId(key(2, "abc")));
+        assertEquals(0, table.size());
+    }
+
+    private ClientOrderKey key(final int session, final String clientOrderId)
+    {
+        field.putByte(0, (byte)clientOrderId.length());
+        field.putStringWithoutLengthAscii(1, clientOrderId);
+        return key.set(session, field, 0);
+    }
+}

@@ -15,12 +15,12 @@
  */
 package io.warpbus.gateway.client;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -29,15 +29,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.warpbus.gateway.client.NioWebSockets.NioWebSocket;
 import io.warpbus.gateway.security.Authenticator;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -49,18 +47,23 @@ import org.HdrHistogram.Recorder;
  * now and then crossing the spread, and measure each request's round trip from the moment the client sends it to its
  * first execution report. Used by the demo's gateway load and by {@code ./warpbus bench gateway}.
  * <p>
- * Messages are recognised by their leading {@code "type"} and the few fields the load needs are read with string
- * searches, so that the clients' own parsing does not hide how fast the gateway is.
+ * The sessions are {@link NioWebSockets} connections read by two selector threads. Messages are recognised by their
+ * leading {@code "type"}, market data without decoding it to text, and the few fields the load needs are read with
+ * string searches, so that the clients' own parsing does not hide how fast the gateway is.
  */
 public final class GatewayLoad implements AutoCloseable
 {
     private static final int MAX_CONNECTS_IN_FLIGHT = 64;
     private static final long CONNECT_TIMEOUT_MS = 60_000;
+    private static final int SOCKET_TIMEOUT_MS = 10_000;
+    private static final byte[] BOOK_UPDATE = typePrefix("bookUpdate");
+    private static final byte[] BOOK = typePrefix("book");
+    private static final byte[] TRADE = typePrefix("trade");
+    private static final byte[] CONFLATED = "\"reason\":\"conflated\"".getBytes(StandardCharsets.US_ASCII);
     private static final Set<String> TERMINAL = Set.of("filled", "cancelled", "rejected", "expired");
 
     private final Settings settings;
-    private final HttpClient http;
-    private final ExecutorService executor;
+    private final NioWebSockets sockets;
     private final List<LoadSession> sessions = new ArrayList<>();
     private final Map<String, Instrument> instruments = new ConcurrentHashMap<>();
     private final Recorder roundTrips = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
@@ -158,13 +161,14 @@ public final class GatewayLoad implements AutoCloseable
             throw new IllegalArgumentException("need at least one login and no more ordering sessions than sessions");
         }
         this.settings = settings;
-        this.executor = Executors.newFixedThreadPool(2, (task) ->
+        try
         {
-            final Thread thread = new Thread(task, "gateway-load-io");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.http = HttpClient.newBuilder().executor(executor).connectTimeout(Duration.ofSeconds(10)).build();
+            this.sockets = new NioWebSockets(2, "gateway-load-io");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot open the load's selectors", ex);
+        }
         try
         {
             connectAll();
@@ -244,20 +248,24 @@ public final class GatewayLoad implements AutoCloseable
         {
             session.logout();
         }
-        executor.shutdown();
-        try
-        {
-            executor.awaitTermination(2, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
+        // The gateway ends a logged-out session by closing its socket: give them all a moment to go cleanly.
+        final long deadline = System.currentTimeMillis() + 2_000;
         for (final LoadSession session : sessions)
         {
-            session.abort();
+            while (session.isOpen() && System.currentTimeMillis() < deadline)
+            {
+                try
+                {
+                    Thread.sleep(5);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
         }
-        executor.shutdownNow();
+        sockets.close();
     }
 
     private void connectAll()
@@ -271,6 +279,10 @@ public final class GatewayLoad implements AutoCloseable
                 i < settings.orderingSessions());
             sessions.add(session);
             pending.add(session.connect().whenComplete((ignored, error) -> inFlight.release()));
+            if (pending.get(pending.size() - 1).isCompletedExceptionally())
+            {
+                break;
+            }
         }
         for (final CompletableFuture<LoadSession> future : pending)
         {
@@ -421,6 +433,40 @@ public final class GatewayLoad implements AutoCloseable
         return BigDecimal.valueOf(units, scale).toPlainString();
     }
 
+    private static byte[] typePrefix(final String type)
+    {
+        return ("{\"type\":\"" + type + "\"").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static boolean startsWith(final byte[] buffer, final int offset, final int length, final byte[] prefix)
+    {
+        if (length < prefix.length)
+        {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++)
+        {
+            if (buffer[offset + i] != prefix[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean contains(final byte[] buffer, final int offset, final int length, final byte[] part)
+    {
+        final int last = offset + length - part.length;
+        for (int i = offset; i <= last; i++)
+        {
+            if (buffer[i] == part[0] && startsWith(buffer, i, part.length, part))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String type(final String message)
     {
         // Every message the gateway sends starts {"type":"NAME",
@@ -434,22 +480,20 @@ public final class GatewayLoad implements AutoCloseable
     /**
      * One session: its socket, its open orders and its requests awaiting an answer.
      */
-    private final class LoadSession implements WebSocket.Listener
+    private final class LoadSession implements NioWebSockets.Listener
     {
         private final int index;
         private final Login login;
         private final boolean ordering;
         private final SplittableRandom random;
-        private final StringBuilder partial = new StringBuilder();
         private final CompletableFuture<LoadSession> loggedOnFuture = new CompletableFuture<>();
         private final Map<String, Long> awaiting = new ConcurrentHashMap<>();
         private final Set<String> open = new LinkedHashSet<>();
         private final AtomicLong orderNumber = new AtomicLong();
-        private volatile WebSocket socket;
+        private volatile NioWebSocket socket;
         private volatile boolean isLoggedOn;
         private volatile boolean loggingOut;
         private volatile CompletableFuture<String> instrumentsReply;
-        private CompletableFuture<WebSocket> lastSend = CompletableFuture.completedFuture(null);
         private long lastHeartbeatMs = System.currentTimeMillis();
 
         LoadSession(final int index, final Login login, final boolean ordering)
@@ -462,18 +506,23 @@ public final class GatewayLoad implements AutoCloseable
 
         CompletableFuture<LoadSession> connect()
         {
-            http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(settings.url(), this)
-                .whenComplete((webSocket, error) ->
-                {
-                    if (null != error)
-                    {
-                        loggedOnFuture.completeExceptionally(error);
-                        return;
-                    }
-                    socket = webSocket;
-                    send(logonMessage());
-                });
+            try
+            {
+                socket = sockets.connect(settings.url(), this, SOCKET_TIMEOUT_MS);
+                send(logonMessage());
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                loggedOnFuture.completeExceptionally(new IllegalStateException("session " + index + " could not " +
+                    "connect to " + settings.url() + ": " + ex.getMessage(), ex));
+            }
             return loggedOnFuture;
+        }
+
+        boolean isOpen()
+        {
+            final NioWebSocket webSocket = socket;
+            return null != webSocket && !webSocket.isClosed();
         }
 
         private String logonMessage()
@@ -547,16 +596,14 @@ public final class GatewayLoad implements AutoCloseable
                 decimal(price, instrument.scale()) + "\"" + (cross ? ",\"timeInForce\":\"ioc\"" : "") + "}");
         }
 
-        synchronized void send(final String text)
+        void send(final String text)
         {
-            final WebSocket webSocket = socket;
-            if (null == webSocket || webSocket.isOutputClosed())
+            final NioWebSocket webSocket = socket;
+            if (null != webSocket)
             {
-                return;
+                lastHeartbeatMs = System.currentTimeMillis();
+                webSocket.send(text);
             }
-            lastHeartbeatMs = System.currentTimeMillis();
-            lastSend = lastSend.handle((ignored, error) -> null).thenCompose((ignored) ->
-                webSocket.sendText(text, true));
         }
 
         void logout()
@@ -568,34 +615,44 @@ public final class GatewayLoad implements AutoCloseable
             }
         }
 
-        void abort()
-        {
-            final WebSocket webSocket = socket;
-            if (null != webSocket)
-            {
-                webSocket.abort();
-            }
-        }
-
         @Override
-        public void onOpen(final WebSocket webSocket)
+        public void onMessage(final NioWebSocket webSocket, final byte[] buffer, final int offset, final int length)
         {
-            // All the demand at once: asking for one message at a time costs the JDK client a hand-off between
-            // threads per message, which made the load, not the gateway, the slow reader.
-            webSocket.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public CompletionStage<?> onText(final WebSocket webSocket, final CharSequence data, final boolean last)
-        {
-            partial.append(data);
-            if (last)
+            // Market data, by far the most of what arrives, is counted from its bytes; a trade's price matters only
+            // to the sessions that place orders near it.
+            if (startsWith(buffer, offset, length, BOOK_UPDATE))
             {
-                final String message = partial.toString();
-                partial.setLength(0);
-                onMessage(message);
+                marketDataMessages.incrementAndGet();
             }
-            return null;
+            else if (startsWith(buffer, offset, length, BOOK))
+            {
+                marketDataMessages.incrementAndGet();
+                if (contains(buffer, offset, length, CONFLATED))
+                {
+                    conflatedBooks.incrementAndGet();
+                }
+            }
+            else if (startsWith(buffer, offset, length, TRADE))
+            {
+                marketDataMessages.incrementAndGet();
+                if (ordering)
+                {
+                    final String message = new String(buffer, offset, length, StandardCharsets.UTF_8);
+                    final Instrument instrument = instruments.get(field(message, 0, "instrument"));
+                    if (null != instrument)
+                    {
+                        instrument.last().set(units(field(message, 0, "price"), instrument.scale()));
+                    }
+                }
+            }
+            else
+            {
+                onMessage(new String(buffer, offset, length, StandardCharsets.UTF_8));
+            }
+            if (isLoggedOn && System.currentTimeMillis() - lastHeartbeatMs > settings.heartbeatMs() / 2)
+            {
+                send("{\"type\":\"heartbeat\"}");
+            }
         }
 
         private void onMessage(final String message)
@@ -603,24 +660,6 @@ public final class GatewayLoad implements AutoCloseable
             final String type = type(message);
             switch (type)
             {
-                case "bookUpdate" -> marketDataMessages.incrementAndGet();
-                case "book" ->
-                {
-                    marketDataMessages.incrementAndGet();
-                    if (message.contains("\"reason\":\"conflated\""))
-                    {
-                        conflatedBooks.incrementAndGet();
-                    }
-                }
-                case "trade" ->
-                {
-                    marketDataMessages.incrementAndGet();
-                    final Instrument instrument = instruments.get(field(message, 0, "instrument"));
-                    if (null != instrument)
-                    {
-                        instrument.last().set(units(field(message, 0, "price"), instrument.scale()));
-                    }
-                }
                 case "executionReport" -> onReport(message);
                 case "testRequest" -> send("{\"type\":\"heartbeat\",\"testId\":\"" + field(message, 0, "testId") +
                     "\"}");
@@ -645,10 +684,6 @@ public final class GatewayLoad implements AutoCloseable
                 {
                     // heartbeat, subscribed, gapFill, logout: nothing to do
                 }
-            }
-            if (isLoggedOn && System.currentTimeMillis() - lastHeartbeatMs > settings.heartbeatMs() / 2)
-            {
-                send("{\"type\":\"heartbeat\"}");
             }
         }
 
@@ -685,19 +720,7 @@ public final class GatewayLoad implements AutoCloseable
         }
 
         @Override
-        public CompletionStage<?> onClose(final WebSocket webSocket, final int statusCode, final String reason)
-        {
-            onGone(statusCode + " " + reason);
-            return null;
-        }
-
-        @Override
-        public void onError(final WebSocket webSocket, final Throwable error)
-        {
-            onGone(error.getClass().getSimpleName() + ": " + error.getMessage());
-        }
-
-        private void onGone(final String why)
+        public void onClosed(final NioWebSocket webSocket, final String why)
         {
             if (isLoggedOn)
             {

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 
 import io.warpbus.gateway.session.Connection;
 import jakarta.websocket.SendResult;
+import org.apache.tomcat.websocket.AsyncBatchFlush;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
@@ -31,12 +32,16 @@ import org.springframework.web.socket.WebSocketSession;
  */
 final class WsConnection
 {
+    private static final String BLOCKING_SEND_TIMEOUT = "org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT";
+    private static final Long CLOSE_FLUSH_TIMEOUT_MS = 50L;
+
     private final WebSocketSession socket;
     private final jakarta.websocket.Session nativeSocket;
     private final String address;
     private final String host;
     private final StringBuilder partial = new StringBuilder();
     private volatile boolean inFlight;
+    private boolean unflushed;
     private volatile boolean closed;
     private volatile boolean closeSent;
     private volatile String logonName;
@@ -53,6 +58,18 @@ final class WsConnection
         this.nativeSocket = nativeSocket;
         this.host = host;
         this.address = host + ":" + port;
+        if (null != nativeSocket)
+        {
+            // Sends collect in the container's output buffer and leave in one write per round (see flush()).
+            try
+            {
+                nativeSocket.getAsyncRemote().setBatchingAllowed(true);
+            }
+            catch (final IOException ex)
+            {
+                closed();
+            }
+        }
     }
 
     /**
@@ -189,6 +206,10 @@ final class WsConnection
         try
         {
             socket.sendMessage(new TextMessage(json));
+            if (null != nativeSocket)
+            {
+                nativeSocket.getBasicRemote().flushBatch();
+            }
         }
         catch (final IOException | IllegalStateException ex)
         {
@@ -204,6 +225,7 @@ final class WsConnection
     void sendAsync(final String json)
     {
         inFlight = true;
+        unflushed = true;
         try
         {
             nativeSocket.getAsyncRemote().sendText(json, this::onSent);
@@ -211,6 +233,28 @@ final class WsConnection
         catch (final RuntimeException ex)
         {
             closed();
+        }
+    }
+
+    /**
+     * Start writing what the sends since the last flush left in the container's buffer: one socket write for a
+     * round's messages instead of one per message. Asynchronous like a send (the next send waits for it), so a slow
+     * socket never holds up the sender; not while a send is in flight.
+     */
+    void flush()
+    {
+        if (unflushed && !inFlight && !closed)
+        {
+            unflushed = false;
+            inFlight = true;
+            try
+            {
+                AsyncBatchFlush.flush(nativeSocket.getAsyncRemote(), this::onSent);
+            }
+            catch (final RuntimeException ex)
+            {
+                closed();
+            }
         }
     }
 
@@ -233,6 +277,13 @@ final class WsConnection
     void close(final int code, final String reason)
     {
         closeSent = true;
+        if (null != nativeSocket)
+        {
+            // Tomcat flushes what is batched ahead of the close frame, blocking: on the full socket of a slow
+            // consumer that would hold up every other socket for the default 20 s. Wait no longer than Tomcat
+            // itself gives a close behind a send in flight.
+            nativeSocket.getUserProperties().put(BLOCKING_SEND_TIMEOUT, CLOSE_FLUSH_TIMEOUT_MS);
+        }
         try
         {
             final String shortReason = null == reason ? "" : reason.length() > 120 ? reason.substring(0, 120) : reason;

@@ -27,8 +27,11 @@ import org.agrona.concurrent.MessageHandler;
 /**
  * Drains the WebSocket connections' outbound queues onto their sockets: one agent on its own thread, round-robin
  * over the connections, one asynchronous send in flight per socket (the next waits for its completion), so that a
- * slow socket only fills its own queue, which the session core then conflates or closes. It also carries out the
- * core's close requests and gives retired connection slots back once nothing is in flight.
+ * slow socket only fills its own queue, which the session core then conflates or closes. In its turn a socket sends
+ * up to {@value #SENDS_PER_SOCKET_PER_ROUND} messages while the container takes them at once (into its batch
+ * buffer), then flushes them in one write: a message does not wait a round per message queued ahead of it, and a
+ * burst costs one system call, not one per message. It also carries out the core's close requests and gives retired
+ * connection slots back once nothing is in flight.
  * <p>
  * The core's answer to a logon passes through here on its way to the client, so this is where the
  * {@link Authenticator} hears it, off the core's thread: a refusal counts toward the logon throttle and an
@@ -37,6 +40,9 @@ import org.agrona.concurrent.MessageHandler;
  */
 final class WsSender implements Agent
 {
+    /** Messages one socket may send in a round while its sends complete at once, before the next socket's turn. */
+    static final int SENDS_PER_SOCKET_PER_ROUND = 64;
+
     private final ConnectionTable connections;
     private final JsonEventEncoder encoder;
     private final Authenticator authenticator;
@@ -89,13 +95,25 @@ final class WsSender implements Agent
                 work++;
                 continue;
             }
-            if (!socket.isInFlight() && connection.outbound().size() > 0)
+            // While the container completes sends at once (the socket took the bytes), go on with this queue: an
+            // order's answer should not wait a whole round over every socket per message queued ahead of it.
+            current = socket;
+            for (int budget = SENDS_PER_SOCKET_PER_ROUND; budget > 0 && isSendable(socket) &&
+                connection.outbound().size() > 0; budget--)
             {
-                current = socket;
                 work += connection.outbound().read(handler, 1);
+            }
+            if (!socket.isCloseSent())
+            {
+                socket.flush();
             }
         }
         return work;
+    }
+
+    private static boolean isSendable(final WsConnection socket)
+    {
+        return !socket.isInFlight() && !socket.isClosed() && !socket.isCloseSent();
     }
 
     @Override

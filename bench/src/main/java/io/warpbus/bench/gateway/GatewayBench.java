@@ -165,7 +165,7 @@ public final class GatewayBench
             warmUpS + " s of warm-up");
         System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
             "gateway (JVM, session core idle " + gatewayIdle + ", Tomcat's threads, its WebSocket sender), and the " +
-            "load (this JVM: JDK WebSocket clients on 2 I/O threads and a pacer)");
+            "load (this JVM: NIO WebSocket clients on 2 selector threads and a pacer)");
         System.out.println(BenchReport.conditions());
         System.out.println();
 

@@ -15,6 +15,8 @@
  */
 package io.warpbus.gateway.session;
 
+import java.util.concurrent.locks.LockSupport;
+
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
@@ -31,6 +33,7 @@ public final class ConnectionTable implements AutoCloseable
 
     private final Connection[] connections;
     private final ManyToManyConcurrentArrayQueue<Connection> free;
+    private volatile Thread drainer;
 
     /**
      * Allocate the slots.
@@ -47,11 +50,35 @@ public final class ConnectionTable implements AutoCloseable
                 "of up to an eighth of the queue, and a resend needs 16 KiB of room)");
         }
         connections = new Connection[capacity];
-        free = new ManyToManyConcurrentArrayQueue<>(capacity);
+        // Agrona's queue takes no fewer than two; a table of one slot is legal.
+        free = new ManyToManyConcurrentArrayQueue<>(Math.max(2, capacity));
         for (int i = 0; i < capacity; i++)
         {
             connections[i] = new Connection(i, queueCapacity);
             free.offer(connections[i]);
+        }
+    }
+
+    /**
+     * The thread that drains the outbound queues, woken by {@link #wakeDrainer()}.
+     *
+     * @param thread the adapter's sender thread, or null.
+     */
+    public void drainer(final Thread thread)
+    {
+        drainer = thread;
+    }
+
+    /**
+     * Wake the drainer if it is parked by its idle strategy, so that what the core has just queued leaves at once.
+     * Cheap when it is not parked.
+     */
+    public void wakeDrainer()
+    {
+        final Thread thread = drainer;
+        if (null != thread)
+        {
+            LockSupport.unpark(thread);
         }
     }
 

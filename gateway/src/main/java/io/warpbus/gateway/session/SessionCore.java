@@ -174,7 +174,17 @@ public final class SessionCore implements Agent, AutoCloseable
         }
         work += marketData.flush(nowNs);
         work += runControl();
+        if (work > 0)
+        {
+            connections.wakeDrainer();
+        }
         return work;
+    }
+
+    @Override
+    public void onStart()
+    {
+        proxy.consumer(Thread.currentThread());
     }
 
     @Override
@@ -186,6 +196,7 @@ public final class SessionCore implements Agent, AutoCloseable
     @Override
     public void onClose()
     {
+        proxy.consumer(null);
         closeAll();
     }
 

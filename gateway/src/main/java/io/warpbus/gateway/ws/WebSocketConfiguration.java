@@ -40,6 +40,13 @@ import org.springframework.web.socket.server.standard.ServletServerContainerFact
 @EnableWebSocket
 class WebSocketConfiguration
 {
+    /**
+     * Few idle passes before the sender parks: a pass looks at every connection, and the session core wakes the
+     * sender whenever it has queued something.
+     */
+    private static final int SENDER_SPINS = 10;
+    private static final int SENDER_YIELDS = 5;
+
     /** Path of the WebSocket endpoint. */
     static final String PATH = "/ws";
 
@@ -92,7 +99,8 @@ class WebSocketConfiguration
         final CredentialStore credentials, final Authenticator authenticator, final GatewayCounters counters)
     {
         return new AgentLifecycle(new WsSender(connections, new JsonEventEncoder(instruments,
-            credentials.directory()), authenticator), new BackoffIdleStrategy(100, 10, 1_000, 200_000), counters,
+            credentials.directory()), authenticator),
+            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,
             AgentLifecycle.SENDER_PHASE);
     }
 }

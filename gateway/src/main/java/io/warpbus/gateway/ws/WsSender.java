@@ -117,6 +117,18 @@ final class WsSender implements Agent
     }
 
     @Override
+    public void onStart()
+    {
+        connections.drainer(Thread.currentThread());
+    }
+
+    @Override
+    public void onClose()
+    {
+        connections.drainer(null);
+    }
+
+    @Override
     public String roleName()
     {
         return "gateway-ws-sender";

@@ -41,10 +41,18 @@ final class JsonEventEncoder
     private static final String[] ORDER_STATUSES = { "pendingNew", "new", "partiallyFilled", "filled", "cancelled",
         "rejected" };
     private static final String[] BOOK_REASONS = { "", "subscribed", "conflated", "resynced", "resumed" };
+    /** Recent market-data encodings kept, direct-mapped by instrument and market-data sequence. */
+    private static final int CACHE_SLOTS = 4096;
+    /** Events longer than this (wide updates) are encoded afresh for each subscriber. */
+    private static final int MAX_CACHED_EVENT = 512;
 
     private final InstrumentRegistry instruments;
     private final UserDirectory users;
     private final StringBuilder json = new StringBuilder(4096);
+    private final byte[][] cachedEvents = new byte[CACHE_SLOTS][];
+    private final int[] cachedLengths = new int[CACHE_SLOTS];
+    private final InstrumentInfo[] cachedInstruments = new InstrumentInfo[CACHE_SLOTS];
+    private final String[] cachedTails = new String[CACHE_SLOTS];
 
     JsonEventEncoder(final InstrumentRegistry instruments, final UserDirectory users)
     {
@@ -104,11 +112,8 @@ final class JsonEventEncoder
                 book(buffer, offset);
                 break;
             case EventDescriptor.BOOK_UPDATE:
-                bookUpdate(buffer, offset);
-                break;
             case EventDescriptor.TRADE:
-                trade(buffer, offset);
-                break;
+                return marketData(type, buffer, offset, length);
             case EventDescriptor.EXECUTION_REPORT:
                 start("executionReport", buffer, offset);
                 report(buffer, offset);
@@ -226,9 +231,67 @@ final class JsonEventEncoder
         json.append(']');
     }
 
-    private void bookUpdate(final DirectBuffer buffer, final int offset)
+    /**
+     * A {@code bookUpdate} or {@code trade}: every subscriber of the instrument gets the same event but for its
+     * sequence number, so what follows the sequence number is encoded once, kept, and reused while the event's bytes
+     * (after the sequence number) and the instrument's definition are the same; the sender meets the same update
+     * once per subscriber, a few sockets apart.
+     */
+    private String marketData(final int type, final DirectBuffer buffer, final int offset, final int length)
     {
-        start("bookUpdate", buffer, offset);
+        final StringBuilder json = this.json;
+        final boolean update = EventDescriptor.BOOK_UPDATE == type;
+        start(update ? "bookUpdate" : "trade", buffer, offset);
+        final int instrumentId = buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET);
+        final InstrumentInfo info = instruments.get(instrumentId);
+        final int slot = (int)((instrumentId * 31L + buffer.getLong(offset + EventDescriptor.MD_SEQ_OFFSET)) &
+            (CACHE_SLOTS - 1));
+        final int from = EventDescriptor.SEQ_OFFSET + Long.BYTES;
+        final int cachedLength = length - from;
+        if (null != info && cachedLength <= MAX_CACHED_EVENT && info == cachedInstruments[slot] &&
+            cachedLength == cachedLengths[slot] && sameBytes(buffer, offset + from, cachedEvents[slot], cachedLength))
+        {
+            return json.append(cachedTails[slot]).toString();
+        }
+        final int tailStart = json.length();
+        if (update)
+        {
+            bookUpdateFields(buffer, offset);
+        }
+        else
+        {
+            tradeFields(buffer, offset);
+        }
+        json.append('}');
+        if (null != info && cachedLength <= MAX_CACHED_EVENT)
+        {
+            if (null == cachedEvents[slot])
+            {
+                cachedEvents[slot] = new byte[MAX_CACHED_EVENT];
+            }
+            buffer.getBytes(offset + from, cachedEvents[slot], 0, cachedLength);
+            cachedLengths[slot] = cachedLength;
+            cachedInstruments[slot] = info;
+            cachedTails[slot] = json.substring(tailStart);
+        }
+        return json.toString();
+    }
+
+    private static boolean sameBytes(final DirectBuffer buffer, final int offset, final byte[] cached,
+        final int length)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            if (buffer.getByte(offset + i) != cached[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void bookUpdateFields(final DirectBuffer buffer, final int offset)
+    {
         final InstrumentInfo info = instruments.get(buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET));
         final int scale = null == info ? 0 : info.priceScale();
         text("instrument", null == info ? "?" : info.symbol());
@@ -258,9 +321,8 @@ final class JsonEventEncoder
             .append(',').append(buffer.getInt(offset + EventDescriptor.LEVEL_ORDERS_OFFSET)).append(']');
     }
 
-    private void trade(final DirectBuffer buffer, final int offset)
+    private void tradeFields(final DirectBuffer buffer, final int offset)
     {
-        start("trade", buffer, offset);
         final InstrumentInfo info = instruments.get(buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET));
         final int scale = null == info ? 0 : info.priceScale();
         text("instrument", null == info ? "?" : info.symbol());

@@ -19,7 +19,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
  * For tests of the protocol adapters without a session core: the {@link CommandProxy} the core would give them,
- * over a ring the test reads itself, and what the core does to a connection once it has taken its {@code CLOSED}.
+ * over a ring the test reads itself, what the core does to a connection once it has taken its {@code CLOSED}, and
+ * the instruments the core learns from the engine.
  */
 public final class CoreStandIn
 {
@@ -46,5 +47,16 @@ public final class CoreStandIn
     public static void retire(final Connection connection)
     {
         connection.retire();
+    }
+
+    /**
+     * Define or redefine an instrument, as the core does when the engine's market data defines it.
+     *
+     * @return the instrument as registered.
+     */
+    public static InstrumentInfo define(final InstrumentRegistry registry, final int id, final String symbol,
+        final long tickSize, final long lotSize, final int priceScale)
+    {
+        return registry.define(id, symbol, tickSize, lotSize, priceScale);
     }
 }

@@ -82,12 +82,74 @@ final class RawWebSocket implements AutoCloseable
      */
     void send(final String text)
     {
-        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        frame(0x1, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Send a ping.
+     *
+     * @param payload its application data (at most 125 bytes).
+     */
+    void ping(final byte[] payload)
+    {
+        frame(0x9, payload);
+    }
+
+    /**
+     * Read until a pong, skipping messages.
+     *
+     * @return its application data, or null once the gateway has closed the connection.
+     */
+    byte[] readPong()
+    {
+        try
+        {
+            while (true)
+            {
+                final int first = in.readUnsignedByte();
+                final byte[] payload = readPayload();
+                if (0xA == (first & 0x0F))
+                {
+                    return payload;
+                }
+                if (0x8 == (first & 0x0F))
+                {
+                    return null;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            closeCode = 1006;
+            closeReason = ex.toString();
+            return null;
+        }
+    }
+
+    private byte[] readPayload() throws IOException
+    {
+        final int second = in.readUnsignedByte();
+        long length = second & 0x7F;
+        if (126 == length)
+        {
+            length = in.readUnsignedShort();
+        }
+        else if (127 == length)
+        {
+            length = in.readLong();
+        }
+        final byte[] payload = new byte[(int)length];
+        in.readFully(payload);
+        return payload;
+    }
+
+    private void frame(final int opcode, final byte[] payload)
+    {
         final byte[] mask = new byte[4];
         ThreadLocalRandom.current().nextBytes(mask);
         try
         {
-            out.write(0x81);
+            out.write(0x80 | opcode);
             if (payload.length < 126)
             {
                 out.write(0x80 | payload.length);
@@ -123,18 +185,7 @@ final class RawWebSocket implements AutoCloseable
             while (true)
             {
                 final int first = in.readUnsignedByte();
-                final int second = in.readUnsignedByte();
-                long length = second & 0x7F;
-                if (126 == length)
-                {
-                    length = in.readUnsignedShort();
-                }
-                else if (127 == length)
-                {
-                    length = in.readLong();
-                }
-                final byte[] payload = new byte[(int)length];
-                in.readFully(payload);
+                final byte[] payload = readPayload();
                 final int opcode = first & 0x0F;
                 if (0x8 == opcode)
                 {

@@ -26,6 +26,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,6 +49,21 @@ class SessionTest extends GatewayTestBase
         gatewayProperties(registry);
         // Failures from these tests must not throttle the others: they all come from 127.0.0.1.
         registry.add("warpbus.gateway.logon.max-failures", () -> "1000");
+    }
+
+    @Test
+    void shouldAnswerAClientsPingsBeforeAndAfterLogon()
+    {
+        // The container answers pings; the sender's batching must not keep the answer back on a quiet socket.
+        try (RawWebSocket client = new RawWebSocket(port, 64 * 1024))
+        {
+            client.ping(new byte[] { 1, 2, 3 });
+            assertArrayEquals(new byte[] { 1, 2, 3 }, client.readPong(), "the pong before logon");
+            client.send("{\"type\":\"logon\",\"username\":\"bob\",\"password\":\"bob-pw\"}");
+            assertEquals("logon", client.read().path("type").asString());
+            client.ping(new byte[] { 9 });
+            assertArrayEquals(new byte[] { 9 }, client.readPong(), "the pong after logon");
+        }
     }
 
     @Test

@@ -42,6 +42,7 @@ final class WsConnection
     private final StringBuilder partial = new StringBuilder();
     private volatile boolean inFlight;
     private boolean unflushed;
+    private long lastFlushNs;
     private volatile boolean closed;
     private volatile boolean closeSent;
     private volatile String logonName;
@@ -246,6 +247,7 @@ final class WsConnection
         if (unflushed && !inFlight && !closed)
         {
             unflushed = false;
+            lastFlushNs = System.nanoTime();
             inFlight = true;
             try
             {
@@ -255,6 +257,23 @@ final class WsConnection
             {
                 closed();
             }
+        }
+    }
+
+    /**
+     * Flush a socket the sender has had nothing for since {@code intervalNs}: the container answers a client's ping
+     * itself, and with batching allowed its pong waits in the batch buffer for the next flush.
+     *
+     * @param nowNs      the time now.
+     * @param intervalNs how long a socket may go without a flush.
+     */
+    void flushIfIdle(final long nowNs, final long intervalNs)
+    {
+        if (nowNs - lastFlushNs > intervalNs)
+        {
+            unflushed = true;
+            flush();
+            lastFlushNs = nowNs;
         }
     }
 

@@ -42,6 +42,8 @@ final class WsSender implements Agent
 {
     /** Messages one socket may send in a round while its sends complete at once, before the next socket's turn. */
     static final int SENDS_PER_SOCKET_PER_ROUND = 64;
+    /** A socket is flushed at least this often, so that the container's answers to pings leave its batch buffer. */
+    static final long IDLE_FLUSH_INTERVAL_NS = 500_000_000L;
 
     private final ConnectionTable connections;
     private final JsonEventEncoder encoder;
@@ -61,6 +63,7 @@ final class WsSender implements Agent
     public int doWork()
     {
         int work = 0;
+        final long nowNs = System.nanoTime();
         final ConnectionTable connections = this.connections;
         for (int i = 0, capacity = connections.capacity(); i < capacity; i++)
         {
@@ -106,6 +109,7 @@ final class WsSender implements Agent
             if (!socket.isCloseSent())
             {
                 socket.flush();
+                socket.flushIfIdle(nowNs, IDLE_FLUSH_INTERVAL_NS);
             }
         }
         return work;

@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -306,13 +307,21 @@ public final class NioWebSockets implements AutoCloseable
         private void onReady(final SelectionKey key)
         {
             final NioWebSocket socket = (NioWebSocket)key.attachment();
-            if (key.isValid() && key.isWritable())
+            try
             {
-                socket.onWritable();
+                if (key.isValid() && key.isWritable())
+                {
+                    socket.onWritable();
+                }
+                if (key.isValid() && key.isReadable())
+                {
+                    socket.onReadable();
+                }
             }
-            if (key.isValid() && key.isReadable())
+            catch (final RuntimeException ex)
             {
-                socket.onReadable();
+                // A listener's fault or a key cancelled under us ends this connection, not the others.
+                socket.fail("1011 " + ex);
             }
         }
     }
@@ -332,6 +341,7 @@ public final class NioWebSockets implements AutoCloseable
         private boolean assembling;
         private SelectionKey key;
         private volatile boolean closed;
+        private volatile String writeFailure;
 
         NioWebSocket(final SocketChannel channel, final Listener listener, final Selector selector,
             final ByteBuffer in)
@@ -372,7 +382,25 @@ public final class NioWebSockets implements AutoCloseable
         public boolean send(final String text)
         {
             final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-            return sendFrame(OP_TEXT, payload, 0, payload.length);
+            return send(OP_TEXT, payload, 0, payload.length);
+        }
+
+        /**
+         * Send a frame; a write that fails ends the connection and tells the listener (on this thread, outside the
+         * connection's lock).
+         */
+        private boolean send(final int opcode, final byte[] payload, final int offset, final int length)
+        {
+            if (sendFrame(opcode, payload, offset, length))
+            {
+                return true;
+            }
+            final String failure = writeFailure;
+            if (null != failure)
+            {
+                fail(failure);
+            }
+            return false;
         }
 
         /**
@@ -446,10 +474,9 @@ public final class NioWebSockets implements AutoCloseable
                 }
                 return true;
             }
-            catch (final IOException ex)
+            catch (final IOException | CancelledKeyException ex)
             {
-                closed = true;
-                closeChannel();
+                writeFailure = "1006 the write failed: " + ex;
                 return false;
             }
         }
@@ -465,11 +492,16 @@ public final class NioWebSockets implements AutoCloseable
             }
         }
 
-        private synchronized void onWritable()
+        private void onWritable()
         {
-            if (!closed)
+            final boolean flushed;
+            synchronized (this)
             {
-                flush();
+                flushed = closed || flush();
+            }
+            if (!flushed)
+            {
+                fail(writeFailure);
             }
         }
 
@@ -568,6 +600,10 @@ public final class NioWebSockets implements AutoCloseable
                         return;
                     }
                     append(buffer, offset, length);
+                    if (closed)
+                    {
+                        return;
+                    }
                     assembling = !fin;
                     if (fin)
                     {
@@ -575,7 +611,7 @@ public final class NioWebSockets implements AutoCloseable
                         messageLength = 0;
                     }
                 }
-                case OP_PING -> sendFrame(OP_PONG, buffer, offset, length);
+                case OP_PING -> send(OP_PONG, buffer, offset, length);
                 case OP_PONG ->
                 {
                     // unsolicited: nothing to do
@@ -585,7 +621,7 @@ public final class NioWebSockets implements AutoCloseable
                     final int code = length >= 2 ? ((buffer[offset] & 0xFF) << 8) | (buffer[offset + 1] & 0xFF) : 1005;
                     final String reason = length > 2 ?
                         new String(buffer, offset + 2, length - 2, StandardCharsets.UTF_8) : "";
-                    sendFrame(OP_CLOSE, buffer, offset, Math.min(2, length));
+                    send(OP_CLOSE, buffer, offset, Math.min(2, length));
                     fail(code + " " + reason);
                 }
                 default -> fail("1002 the gateway sent a frame of unknown opcode " + opcode);

@@ -207,6 +207,40 @@ class NioWebSocketsTest
     }
 
     @Test
+    void shouldEndOnlyTheConnectionWhoseListenerFailed() throws Exception
+    {
+        final CompletableFuture<String> failedWhy = new CompletableFuture<>();
+        final NioWebSockets.Listener throwing = new NioWebSockets.Listener()
+        {
+            @Override
+            public void onMessage(final NioWebSocket socket, final byte[] buffer, final int offset,
+                final int length)
+            {
+                throw new IllegalStateException("listener fault");
+            }
+
+            @Override
+            public void onClosed(final NioWebSocket socket, final String why)
+            {
+                failedWhy.complete(why);
+            }
+        };
+        // One selector thread serves both: the fault must not stop it.
+        try (Socket bad = accept(sockets, throwing); Socket good = accept(sockets, listener))
+        {
+            final ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            final byte[] text = "hello".getBytes(StandardCharsets.UTF_8);
+            writeFrame(wire, true, 0x1, text, 0, text.length);
+            bad.getOutputStream().write(wire.toByteArray());
+            final String why = failedWhy.get(10, TimeUnit.SECONDS);
+            assertTrue(why.startsWith("1011") && why.contains("listener fault"), why);
+
+            good.getOutputStream().write(wire.toByteArray());
+            assertEquals("hello", received.poll(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void shouldReportAConnectionDroppedWithoutACloseFrame() throws Exception
     {
         final Socket peer = accept(sockets, listener);

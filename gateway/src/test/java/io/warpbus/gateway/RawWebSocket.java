@@ -128,16 +128,7 @@ final class RawWebSocket implements AutoCloseable
 
     private byte[] readPayload() throws IOException
     {
-        final int second = in.readUnsignedByte();
-        long length = second & 0x7F;
-        if (126 == length)
-        {
-            length = in.readUnsignedShort();
-        }
-        else if (127 == length)
-        {
-            length = in.readLong();
-        }
+        final long length = WebSocketFrames.payloadLength(in, in.readUnsignedByte());
         final byte[] payload = new byte[(int)length];
         in.readFully(payload);
         return payload;

@@ -34,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.warpbus.gateway.WebSocketFrames;
 import io.warpbus.gateway.client.NioWebSockets.NioWebSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -419,15 +420,7 @@ class NioWebSocketsTest
     {
         final int first = in.readUnsignedByte();
         final int second = in.readUnsignedByte();
-        long length = second & 0x7F;
-        if (126 == length)
-        {
-            length = in.readUnsignedShort();
-        }
-        else if (127 == length)
-        {
-            length = in.readLong();
-        }
+        final long length = WebSocketFrames.payloadLength(in, second);
         final boolean masked = 0 != (second & 0x80);
         final byte[] mask = new byte[4];
         if (masked)

@@ -28,6 +28,7 @@ import java.util.function.BooleanSupplier;
 
 import io.warpbus.iwarp.rdmap.RdmapOpcode;
 import io.warpbus.iwarp.rdmap.TerminateError;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * be malformed or left undecoded, and Write, Read Request, Read Response, Send and Terminate must decode with the
  * opcodes, STags and offsets the test put on the wire.
  */
+@Tag("capture")
 @Timeout(120)
 class WiresharkComplianceTest
 {

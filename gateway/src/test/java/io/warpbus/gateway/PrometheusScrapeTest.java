@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.RequiredTools;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@Tag("prometheus")
 @Timeout(120)
 class PrometheusScrapeTest extends GatewayTestBase
 {

@@ -438,7 +438,7 @@ public final class GatewayLoad implements AutoCloseable
         return ("{\"type\":\"" + type + "\"").getBytes(StandardCharsets.US_ASCII);
     }
 
-    static boolean startsWith(final byte[] buffer, final int offset, final int length, final byte[] prefix)
+    private static boolean startsWith(final byte[] buffer, final int offset, final int length, final byte[] prefix)
     {
         if (length < prefix.length)
         {
@@ -454,7 +454,7 @@ public final class GatewayLoad implements AutoCloseable
         return true;
     }
 
-    static boolean contains(final byte[] buffer, final int offset, final int length, final byte[] part)
+    private static boolean contains(final byte[] buffer, final int offset, final int length, final byte[] part)
     {
         final int last = offset + length - part.length;
         for (int i = offset; i <= last; i++)

@@ -154,18 +154,15 @@ final class OrderTable
     }
 
     /**
-     * Visit every tracked order (control path only: it looks at every slot of the pool).
+     * Visit every tracked order, session by session (control path only). The visitor must not add or remove orders.
      *
      * @param visitor called for each.
      */
     void forEach(final Consumer<GatewayOrder> visitor)
     {
-        for (final GatewayOrder order : pool)
+        for (int session = 0; session < firstOfSession.length; session++)
         {
-            if (0 != order.engineClientOrderId && byEngineId.get(order.engineClientOrderId) == order)
-            {
-                visitor.accept(order);
-            }
+            forEach(session, visitor);
         }
     }
 }

@@ -34,6 +34,8 @@ final class WsConnection
 {
     private static final String BLOCKING_SEND_TIMEOUT = "org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT";
     private static final Long CLOSE_FLUSH_TIMEOUT_MS = 50L;
+    /** A socket is flushed at least this often, so that the container's answers to pings leave its buffer. */
+    private static final long IDLE_FLUSH_INTERVAL_NS = 500_000_000L;
 
     private final WebSocketSession socket;
     private final jakarta.websocket.Session nativeSocket;
@@ -59,9 +61,10 @@ final class WsConnection
         this.nativeSocket = nativeSocket;
         this.host = host;
         this.address = host + ":" + port;
+        this.lastFlushNs = System.nanoTime();
         if (null != nativeSocket)
         {
-            // Sends collect in the container's output buffer and leave in one write per round (see flush()).
+            // Sends collect in the container's output buffer and leave in one write per round (see flush(long)).
             try
             {
                 nativeSocket.getAsyncRemote().setBatchingAllowed(true);
@@ -241,13 +244,17 @@ final class WsConnection
      * Start writing what the sends since the last flush left in the container's buffer: one socket write for a
      * round's messages instead of one per message. Asynchronous like a send (the next send waits for it), so a slow
      * socket never holds up the sender; not while a send is in flight.
+     *
+     * @param nowNs the time now.
      */
-    void flush()
+    void flush(final long nowNs)
     {
-        if (unflushed && !inFlight && !closed)
+        // The container answers a client's ping itself, into the same buffer: a socket the sender has had nothing
+        // for is flushed all the same now and then, or the pong would wait for the next message.
+        if ((unflushed || nowNs - lastFlushNs > IDLE_FLUSH_INTERVAL_NS) && !inFlight && !closed)
         {
             unflushed = false;
-            lastFlushNs = System.nanoTime();
+            lastFlushNs = nowNs;
             inFlight = true;
             try
             {
@@ -257,23 +264,6 @@ final class WsConnection
             {
                 closed();
             }
-        }
-    }
-
-    /**
-     * Flush a socket the sender has had nothing for since {@code intervalNs}: the container answers a client's ping
-     * itself, and with batching allowed its pong waits in the batch buffer for the next flush.
-     *
-     * @param nowNs      the time now.
-     * @param intervalNs how long a socket may go without a flush.
-     */
-    void flushIfIdle(final long nowNs, final long intervalNs)
-    {
-        if (nowNs - lastFlushNs > intervalNs)
-        {
-            unflushed = true;
-            flush();
-            lastFlushNs = nowNs;
         }
     }
 

@@ -42,8 +42,6 @@ final class WsSender implements Agent
 {
     /** Messages one socket may send in a round while its sends complete at once, before the next socket's turn. */
     static final int SENDS_PER_SOCKET_PER_ROUND = 64;
-    /** A socket is flushed at least this often, so that the container's answers to pings leave its batch buffer. */
-    static final long IDLE_FLUSH_INTERVAL_NS = 500_000_000L;
 
     private final ConnectionTable connections;
     private final JsonEventEncoder encoder;
@@ -108,8 +106,7 @@ final class WsSender implements Agent
             }
             if (!socket.isCloseSent())
             {
-                socket.flush();
-                socket.flushIfIdle(nowNs, IDLE_FLUSH_INTERVAL_NS);
+                socket.flush(nowNs);
             }
         }
         return work;

@@ -16,11 +16,8 @@
 package io.warpbus.iwarp;
 
 import java.io.IOException;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -29,87 +26,49 @@ import java.util.zip.CRC32C;
 import io.warpbus.iwarp.mpa.Fpdu;
 import io.warpbus.iwarp.mpa.MpaException;
 import io.warpbus.iwarp.mpa.MpaFrameFlyweight;
-import io.warpbus.iwarp.mpa.MpaNegotiation;
-import io.warpbus.iwarp.mpa.MpaSettings;
 import io.warpbus.iwarp.mpa.NegotiatedParameters;
 import io.warpbus.iwarp.rdmap.TerminateError;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One TCP connection of the engine and its iWARP stream: the MPA startup exchange, then full operation with a
- * {@link Receiver} and a {@link Transmitter}, then teardown.
- * <pre>
- *  initiator: CONNECTING -&gt; AWAIT_REPLY --------------------------&gt; RTS -&gt; CLOSING -&gt; CLOSED
- *  responder: AWAIT_REQUEST -&gt; AWAIT_DECISION -&gt; AWAIT_FIRST_FPDU -&gt; RTS -&gt; CLOSING -&gt; CLOSED
- *  any error in full operation: -&gt; TERMINATING (Terminate flushed) -&gt; CLOSED
- * </pre>
+ * One TCP connection of the engine and its iWARP stream. It coordinates the parts that do the work and decides
+ * what happens next: the {@link ConnectionLifecycle} (state, deadline, events reported), the {@link MpaStartup}
+ * frames, the {@link FpduReader} (socket reads, FPDUs, CRCs), the {@link SegmentPlacer} (inbound placement), the
+ * {@link SegmentAssembler} (outbound FPDUs and send completions) and the {@link TransmitRing} (socket writes).
+ * See {@link ConnectionState} for the states.
+ * <p>
  * Each connection owns a receive buffer and a transmit buffer of fixed size; nothing read from the wire changes
  * their size. Owned by the engine's thread.
  */
 final class Connection
 {
-    static final int CONNECTING = 0;
-    static final int AWAIT_REQUEST = 1;
-    static final int AWAIT_DECISION = 2;
-    static final int AWAIT_REPLY = 3;
-    static final int AWAIT_FIRST_FPDU = 4;
-    static final int RTS = 5;
-    static final int CLOSING = 6;
-    static final int TERMINATING = 7;
-    static final int CLOSED = 8;
-
-    private static final String[] STATE_NAMES = {
-        "CONNECTING", "AWAIT_REQUEST", "AWAIT_DECISION", "AWAIT_REPLY", "AWAIT_FIRST_FPDU", "RTS", "CLOSING",
-        "TERMINATING", "CLOSED" };
     private static final int FPDU_LIMIT = 256;
-    /** Empty reads in a row after which a quiet connection's socket is read only every {@link #QUIET_READ_EVERY}. */
-    private static final int QUIET_AFTER_EMPTY_READS = 128;
-    private static final int QUIET_READ_EVERY = 8;
     private static final long TEARDOWN_LINGER_NS = TimeUnit.SECONDS.toNanos(2);
     private static final byte[] NO_DATA = new byte[0];
 
-    final RnicAgent agent;
-    final RnicContext context;
-    final RnicCounters counters;
-    final boolean initiator;
-    final ByteBuffer rxBytes;
-    final UnsafeBuffer rx;
-    final TransmitRing out;
-    final CRC32C crc32c = new CRC32C();
-    final Receiver receiver;
-    final Transmitter transmitter;
-    int rxStart;
-    int rxEnd;
-    boolean crcEnabled;
-    int maxUlpdu;
-    QueuePair qp;
-    ReadQueues reads;
-
+    private final RnicAgent agent;
+    private final RnicContext context;
+    private final RnicCounters counters;
+    private final boolean initiator;
     private final SocketChannel channel;
     private final Object userContext;
-    private final MpaFrameFlyweight frame = new MpaFrameFlyweight();
+    private final ConnectionLifecycle lifecycle;
+    private final MpaStartup mpa;
+    private final FpduReader reader;
+    private final TransmitRing out;
+    private final SegmentAssembler assembler;
+    private final SegmentPlacer placer;
     private InetSocketAddress remoteAddress;
-    private ConnectionParameters parameters;
-    private UnsafeBuffer requestFrame;
-    private volatile NegotiatedParameters negotiated;
-    private int state;
-    private long deadlineNs = Long.MAX_VALUE;
-    private boolean outcomePublished;
-    private boolean established;
-    private boolean disconnectPublished;
-    private boolean inputEnded;
-    private int emptyReads;
-    private int quietCycles;
+    private QueuePair qp;
     private boolean outputShutdown;
-    private String closeReason;
 
     private Connection(
         final RnicAgent agent,
         final SocketChannel channel,
         final boolean initiator,
+        final ConnectionParameters parameters,
         final Object userContext,
-        final int state,
+        final ConnectionState state,
         final long deadlineNs)
     {
         this.agent = agent;
@@ -118,13 +77,12 @@ final class Connection
         this.channel = channel;
         this.initiator = initiator;
         this.userContext = userContext;
-        this.state = state;
-        this.deadlineNs = deadlineNs;
-        rxBytes = ByteBuffer.allocateDirect(context.ioBufferLength());
-        rx = new UnsafeBuffer(rxBytes);
-        out = new TransmitRing(context.ioBufferLength(), crc32c);
-        receiver = new Receiver(this, agent.rnic().stagTable());
-        transmitter = new Transmitter(this);
+        lifecycle = new ConnectionLifecycle(state, deadlineNs);
+        mpa = new MpaStartup(context.mpaSettings(), parameters);
+        reader = new FpduReader(context.ioBufferLength());
+        out = new TransmitRing(context.ioBufferLength(), new CRC32C());
+        assembler = new SegmentAssembler(this, out, reader.buffer(), counters.fpdusSent);
+        placer = new SegmentPlacer(this, reader.buffer(), agent.rnic().stagTable(), assembler);
     }
 
     static void configure(final SocketChannel channel, final RnicContext context) throws IOException
@@ -144,12 +102,10 @@ final class Connection
         final ConnectionParameters parameters,
         final Object userContext)
     {
-        final Connection connection = new Connection(
-            agent, channel, true, userContext, CONNECTING, agent.nowNs() + agent.context().mpaTimeoutNs());
+        final Connection connection = new Connection(agent, channel, true, parameters, userContext,
+            ConnectionState.CONNECTING, agent.nowNs() + agent.context().mpaTimeoutNs());
         connection.remoteAddress = remote;
-        connection.parameters = parameters;
-        connection.qp = qp;
-        qp.connection = connection;
+        connection.bind(qp);
         return connection;
     }
 
@@ -157,15 +113,23 @@ final class Connection
         final RnicAgent agent, final SocketChannel channel, final Object userContext, final long nowNs)
         throws IOException
     {
-        final Connection connection = new Connection(
-            agent, channel, false, userContext, AWAIT_REQUEST, nowNs + agent.context().mpaTimeoutNs());
+        final Connection connection = new Connection(agent, channel, false, null, userContext,
+            ConnectionState.AWAIT_REQUEST, nowNs + agent.context().mpaTimeoutNs());
         connection.remoteAddress = (InetSocketAddress)channel.getRemoteAddress();
         return connection;
     }
 
+    private void bind(final QueuePair queuePair)
+    {
+        qp = queuePair;
+        queuePair.connection = this;
+        placer.queuePair(queuePair);
+        assembler.queuePair(queuePair);
+    }
+
     int doWork(final long nowNs)
     {
-        switch (state)
+        switch (lifecycle.state())
         {
             case CONNECTING:
                 return pollConnect(nowNs);
@@ -173,7 +137,8 @@ final class Connection
             case AWAIT_REPLY:
             {
                 int work = readSocket();
-                if (AWAIT_REQUEST == state || AWAIT_REPLY == state)
+                final ConnectionState state = lifecycle.state();
+                if (ConnectionState.AWAIT_REQUEST == state || ConnectionState.AWAIT_REPLY == state)
                 {
                     work += processMpaFrame(nowNs);
                 }
@@ -184,11 +149,11 @@ final class Connection
             case AWAIT_FIRST_FPDU:
             case RTS:
             case CLOSING:
-                return fullOperation(nowNs);
+                return fullOperation();
             case TERMINATING:
             {
                 final int work = writeSocket();
-                if (0 == out.pending() && TERMINATING == state)
+                if (0 == out.pending() && ConnectionState.TERMINATING == lifecycle.state())
                 {
                     close();
                 }
@@ -204,7 +169,7 @@ final class Connection
      * waiting behind a socket read), then read and place inbound FPDUs, then send what they produced (read
      * responses) and retire completions.
      */
-    private int fullOperation(final long nowNs)
+    private int fullOperation()
     {
         int work = transmit();
         final int received = readQuietly() + receiveFpdus();
@@ -212,11 +177,11 @@ final class Connection
         {
             work += received + transmit();
         }
-        if (null != qp && state <= CLOSING)
+        if (null != qp && !lifecycle.state().isEnding())
         {
-            work += transmitter.retire();
+            work += assembler.retire();
         }
-        if (CLOSING == state)
+        if (ConnectionState.CLOSING == lifecycle.state())
         {
             closeWhenDrained();
         }
@@ -226,63 +191,50 @@ final class Connection
     private int transmit()
     {
         int work = 0;
-        if (RTS == state || CLOSING == state)
+        if (lifecycle.state().isFullOperation())
         {
-            work += transmitter.assemble();
+            work += assembler.assemble();
         }
         return work + writeSocket();
     }
 
     private int receiveFpdus()
     {
+        final FpduReader reader = this.reader;
         int count = 0;
-        final UnsafeBuffer rx = this.rx;
-        while (count < FPDU_LIMIT && state >= AWAIT_FIRST_FPDU && state <= CLOSING)
+        while (count < FPDU_LIMIT && lifecycle.state().receivesFpdus())
         {
-            final int available = rxEnd - rxStart;
-            if (available < Fpdu.LENGTH_FIELD_LENGTH)
+            final int ulpduLength = reader.nextUlpduLength();
+            if (FpduReader.INCOMPLETE == ulpduLength)
             {
                 break;
             }
-            final int offset = rxStart;
-            final int ulpduLength = Fpdu.ulpduLength(rx, offset);
             final int fpduLength = Fpdu.fpduLength(ulpduLength);
-            if (available < fpduLength)
+            if (!reader.crcMatches(fpduLength))
+            {
+                counters.crcErrors.incrementOrdered();
+                fail(TerminateError.MPA_CRC, -1, 0, 0, "CRC32C mismatch in an FPDU of " + fpduLength +
+                    " bytes: computed 0x" + Integer.toHexString(reader.computedCrc()) + ", received 0x" +
+                    Integer.toHexString(reader.receivedCrc()));
+                break;
+            }
+            final int result = placer.onFpdu(reader.start(), ulpduLength);
+            if (SegmentPlacer.BLOCKED == result)
             {
                 break;
             }
-            if (crcEnabled)
-            {
-                final int crcOffset = offset + fpduLength - Fpdu.CRC_LENGTH;
-                final int computed = Fpdu.crc32c(crc32c, rxBytes, offset, crcOffset - offset);
-                final int received = Fpdu.getCrc(rx, crcOffset);
-                if (computed != received)
-                {
-                    counters.crcErrors.incrementOrdered();
-                    fail(TerminateError.MPA_CRC, -1, 0, 0, "CRC32C mismatch in an FPDU of " + fpduLength +
-                        " bytes: computed 0x" + Integer.toHexString(computed) + ", received 0x" +
-                        Integer.toHexString(received));
-                    break;
-                }
-            }
-            final int result = receiver.onFpdu(offset, ulpduLength);
-            if (Receiver.BLOCKED == result)
-            {
-                break;
-            }
-            rxStart += fpduLength;
+            reader.consume(fpduLength);
             counters.fpdusReceived.incrementOrdered();
             count++;
-            if (Receiver.FAILED == result)
+            if (SegmentPlacer.FAILED == result)
             {
                 break;
             }
         }
-        if (inputEnded && rxStart != rxEnd && state >= AWAIT_FIRST_FPDU && state <= CLOSING &&
-            rxEnd - rxStart < Fpdu.fpduLength(rxEnd - rxStart >= 2 ? Fpdu.ulpduLength(rx, rxStart) : 0xFFFF))
+        if (reader.endedInsideFpdu() && lifecycle.state().receivesFpdus())
         {
             fail(TerminateError.MPA_CONNECTION_LOST, -1, 0, 0, "the peer closed the connection " +
-                (rxEnd - rxStart) + " bytes into an FPDU (truncated frame)");
+                reader.buffered() + " bytes into an FPDU (truncated frame)");
         }
         return count;
     }
@@ -290,66 +242,42 @@ final class Connection
     // ---------------------------------------------------------------------------------------------------------
     // Socket I/O
 
-    /**
-     * Read the socket, but a connection that has been quiet for a while (the publisher's side of a bus link, which
-     * only gets occasional credits) only every few duty cycles: an empty read is a system call that finds
-     * nothing, and on a busy sender it was a sixth of the time. The first byte back makes it eager again.
-     */
     private int readQuietly()
     {
-        if (emptyReads >= QUIET_AFTER_EMPTY_READS && 0 != (++quietCycles & (QUIET_READ_EVERY - 1)))
-        {
-            return 0;
-        }
-        final int work = readSocket();
-        emptyReads = 0 == work && rxStart == rxEnd ? Math.min(emptyReads + 1, QUIET_AFTER_EMPTY_READS) : 0;
-        return work;
-    }
-
-    private int readSocket()
-    {
-        if (inputEnded)
-        {
-            return 0;
-        }
-        if (rxStart == rxEnd)
-        {
-            rxStart = 0;
-            rxEnd = 0;
-        }
-        else if (rx.capacity() - rxEnd < Fpdu.MAX_RECEIVE_FPDU)
-        {
-            final int remaining = rxEnd - rxStart;
-            if (remaining >= Fpdu.MAX_RECEIVE_FPDU)
-            {
-                // At least one whole FPDU is waiting: process it before reading more. Moving all of it to the front
-                // now would copy up to the whole buffer on every cycle while this side catches up.
-                return 0;
-            }
-            rx.putBytes(0, rx, rxStart, remaining);
-            rxStart = 0;
-            rxEnd = remaining;
-        }
-        final int read;
         try
         {
-            rxBytes.limit(rx.capacity()).position(rxEnd);
-            read = channel.read(rxBytes);
+            return onRead(reader.readQuietly(channel));
         }
         catch (final IOException ex)
         {
             onIoError("read failed", ex);
             return 1;
         }
-        if (read < 0)
+    }
+
+    private int readSocket()
+    {
+        try
         {
-            onEndOfStream();
+            return onRead(reader.read(channel));
+        }
+        catch (final IOException ex)
+        {
+            onIoError("read failed", ex);
             return 1;
         }
+    }
+
+    private int onRead(final int read)
+    {
         if (read > 0)
         {
-            rxEnd += read;
             counters.bytesReceived.getAndAddOrdered(read);
+            return 1;
+        }
+        if (FpduReader.END_OF_STREAM == read)
+        {
+            onEndOfStream();
             return 1;
         }
         return 0;
@@ -389,61 +317,12 @@ final class Connection
     }
 
     /**
-     * Reserve contiguous room in the transmit ring.
-     *
-     * @param length  bytes needed.
-     * @param reserve bytes to keep free after them (room for a Terminate).
-     * @return offset to write at, or -1 when there is no room until the socket drains.
-     */
-    int claim(final int length, final int reserve)
-    {
-        return out.claim(length, reserve);
-    }
-
-    /**
-     * Bytes assembled and not yet written.
-     *
-     * @return pending bytes.
-     */
-    long txPending()
-    {
-        return out.pending();
-    }
-
-    private void commitFrame(final int offset, final int length)
-    {
-        out.commitRaw(offset, length);
-    }
-
-    /**
-     * Frame the ULPDU written at {@code offset + 2} into an FPDU: length, pad and CRC, and commit it.
-     *
-     * @param offset      where the FPDU starts, as returned by {@link #claim(int, int)}.
-     * @param ulpduLength length of the ULPDU.
-     */
-    void commitFpdu(final int offset, final int ulpduLength)
-    {
-        out.commitFpdu(offset, ulpduLength);
-        counters.fpdusSent.incrementOrdered();
-    }
-
-    /**
-     * Commit an FPDU whose payload stays in its region; see {@link TransmitRing#commitGathered}.
-     */
-    void commitGathered(
-        final int offset, final int headerLength, final MemoryRegion region, final int index, final int length)
-    {
-        out.commitGathered(offset, headerLength, region, index, length);
-        counters.fpdusSent.incrementOrdered();
-    }
-
-    /**
      * A region is being deregistered: if bytes of it are still queued for the socket, the connection cannot send
      * them and is aborted rather than read memory the application may now unmap.
      */
     void onDeregistered(final MemoryRegion region)
     {
-        if (CLOSED != state && out.references(region))
+        if (!lifecycle.isClosed() && out.references(region))
         {
             abort("memory region 0x" + Integer.toHexString(region.stag()) +
                 " was deregistered while its data was still queued for sending");
@@ -467,74 +346,55 @@ final class Connection
             connectFailed("cannot connect to " + remoteAddress + ": " + ex.getMessage());
             return 1;
         }
-        final MpaSettings settings = settings(parameters);
-        final byte[] data = parameters.privateData();
-        if (data.length > MpaNegotiation.maxApplicationData(settings.revision() >= 2))
+        final String problem = mpa.requestProblem();
+        if (null != problem)
         {
-            connectFailed("private data of " + data.length + " bytes is longer than the " +
-                MpaNegotiation.maxApplicationData(settings.revision() >= 2) + " an MPA revision " +
-                settings.revision() + " request can carry");
+            connectFailed(problem);
             return 1;
         }
-        final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeRequest(out.buffer, offset, settings, data));
-        state = AWAIT_REPLY;
-        deadlineNs = nowNs + context.mpaTimeoutNs();
+        mpa.writeRequest(out);
+        lifecycle.moveTo(ConnectionState.AWAIT_REPLY, nowNs + context.mpaTimeoutNs());
         return 1;
     }
 
     private int processMpaFrame(final long nowNs)
     {
-        final int available = rxEnd - rxStart;
-        if (available < MpaFrameFlyweight.HEADER_LENGTH)
+        final boolean awaitRequest = ConnectionState.AWAIT_REQUEST == lifecycle.state();
+        final int frameLength = mpa.peerFrameLength(reader.buffer(), reader.start(), reader.buffered(),
+            awaitRequest ? MpaFrameFlyweight.Kind.REQUEST : MpaFrameFlyweight.Kind.REPLY);
+        if (MpaStartup.INVALID == frameLength)
         {
-            return 0;
-        }
-        frame.wrap(rx, rxStart);
-        final MpaFrameFlyweight.Kind expected =
-            AWAIT_REQUEST == state ? MpaFrameFlyweight.Kind.REQUEST : MpaFrameFlyweight.Kind.REPLY;
-        final String invalid = frame.validate(expected);
-        if (null != invalid)
-        {
-            mpaExchangeFailed(invalid + " from " + remoteAddress);
+            mpaExchangeFailed(mpa.problem() + " from " + remoteAddress);
             return 1;
         }
-        final int frameLength = frame.frameLength();
-        if (available < frameLength)
+        if (MpaStartup.INCOMPLETE == frameLength)
         {
             return 0;
         }
-        if (AWAIT_REQUEST == state)
+        if (awaitRequest)
         {
             onRequest(frameLength, nowNs);
         }
         else
         {
-            onReply(frameLength, nowNs);
+            onReply(frameLength);
         }
         return 1;
     }
 
     private void onRequest(final int frameLength, final long nowNs)
     {
-        final String refusal = MpaNegotiation.refusal(frame);
+        final String refusal = mpa.refusal();
         if (null != refusal)
         {
             agent.onError(new IwarpException("refused MPA request from " + remoteAddress + ": " + refusal));
             rejectWith(refusal.getBytes(StandardCharsets.US_ASCII), refusal);
-            rxStart += frameLength;
+            reader.consume(frameLength);
             return;
         }
-        final byte[] copy = new byte[frameLength];
-        rx.getBytes(rxStart, copy);
-        requestFrame = new UnsafeBuffer(copy);
-        rxStart += frameLength;
+        mpa.keepRequest(reader.buffer(), reader.start(), frameLength);
+        reader.consume(frameLength);
 
-        final boolean enhanced = frame.isEnhanced();
-        final int peerIrd = enhanced ? frame.enhancedIrdWord() & MpaFrameFlyweight.IRD_ORD_MASK :
-            MpaFrameFlyweight.IRD_ORD_NO_NEGOTIATION;
-        final int peerOrd = enhanced ? frame.enhancedOrdWord() & MpaFrameFlyweight.IRD_ORD_MASK :
-            MpaFrameFlyweight.IRD_ORD_NO_NEGOTIATION;
         InetSocketAddress local = null;
         try
         {
@@ -545,19 +405,18 @@ final class Connection
             // The address is informational; the request can still be decided.
         }
         final ConnectRequest request = new ConnectRequest(agent.rnic(), this, remoteAddress, local,
-            frame.applicationData(), frame.revision(), peerIrd, peerOrd, enhanced);
-        state = AWAIT_DECISION;
-        deadlineNs = nowNs + context.mpaTimeoutNs();
+            mpa.peerApplicationData(), mpa.peerRevision(), mpa.peerIrd(), mpa.peerOrd(), mpa.peerEnhanced());
+        lifecycle.moveTo(ConnectionState.AWAIT_DECISION, nowNs + context.mpaTimeoutNs());
         agent.publish(new ConnectionEvent(ConnectionEventType.CONNECT_REQUEST, null, request, remoteAddress,
             request.privateData(), null, null, false, userContext));
     }
 
-    private void onReply(final int frameLength, final long nowNs)
+    private void onReply(final int frameLength)
     {
-        if (frame.hasFlag(MpaFrameFlyweight.FLAG_REJECT))
+        if (mpa.peerRejected())
         {
-            final byte[] data = frame.applicationData();
-            rxStart += frameLength;
+            final byte[] data = mpa.peerApplicationData();
+            reader.consume(frameLength);
             final String reason = "rejected by " + remoteAddress +
                 (data.length > 0 ? ": " + printable(data) : "");
             finish(ConnectionEventType.REJECTED, QueuePairState.ERROR, reason, null, false, data);
@@ -567,32 +426,29 @@ final class Connection
         final NegotiatedParameters result;
         try
         {
-            result = MpaNegotiation.negotiateAsInitiator(frame, settings(parameters));
+            result = mpa.negotiateAsInitiator();
         }
         catch (final MpaException ex)
         {
-            rxStart += frameLength;
-            if (frame.hasFlag(MpaFrameFlyweight.FLAG_MARKERS))
+            reader.consume(frameLength);
+            if (mpa.peerWantsMarkers())
             {
                 mpaExchangeFailed(ex.getMessage());
                 return;
             }
             // RFC 6581 section 9: report IRD or RTR trouble with a Terminate, then close.
-            enterFullOperation(settings(parameters).crcPolicy().requestFlag() ||
-                frame.hasFlag(MpaFrameFlyweight.FLAG_CRC), 1, 1);
+            enterFullOperation(mpa.crcAfterFailedNegotiation(), 1, 1);
             fail(MpaException.INSUFFICIENT_IRD == ex.mpaErrorCode() ?
                 TerminateError.MPA_INSUFFICIENT_IRD : TerminateError.MPA_NO_MATCHING_RTR, -1, 0, 0, ex.getMessage());
             return;
         }
-        rxStart += frameLength;
-        negotiated = result;
+        reader.consume(frameLength);
         enterFullOperation(result.crc(), result.ird(), result.ord());
         if (result.peerToPeer())
         {
-            transmitter.emitReadyToReceive(result.rtrType());
+            assembler.emitReadyToReceive(result.rtrType());
         }
-        state = RTS;
-        deadlineNs = Long.MAX_VALUE;
+        lifecycle.moveTo(ConnectionState.RTS, Long.MAX_VALUE);
         qp.state(QueuePairState.RTS);
         counters.connectionsEstablished.incrementOrdered();
         publishOnce(ConnectionEventType.ESTABLISHED, null, null, false, result.peerPrivateData());
@@ -600,40 +456,30 @@ final class Connection
 
     void accept(final QueuePair queuePair, final ConnectionParameters acceptParameters)
     {
-        frame.wrap(requestFrame, 0);
-        final MpaSettings settings = settings(acceptParameters);
-        final NegotiatedParameters result = MpaNegotiation.negotiateAsResponder(frame, settings);
+        final NegotiatedParameters result = mpa.negotiateAsResponder(acceptParameters);
         final byte[] data = acceptParameters.privateData();
-        if (data.length > MpaNegotiation.maxApplicationData(result.enhanced()))
+        final String problem = MpaStartup.replyProblem(result, data);
+        if (null != problem)
         {
-            final String reason = "accept private data of " + data.length + " bytes is longer than the " +
-                MpaNegotiation.maxApplicationData(result.enhanced()) + " the reply can carry";
             queuePair.state(QueuePairState.ERROR);
-            queuePair.errorReason(reason);
+            queuePair.errorReason(problem);
             agent.publish(new ConnectionEvent(ConnectionEventType.CONNECT_ERROR, queuePair, null, remoteAddress,
-                NO_DATA, reason, null, false, userContext));
+                NO_DATA, problem, null, false, userContext));
             agent.startFlush(queuePair);
-            rejectWith(NO_DATA, reason);
+            rejectWith(NO_DATA, problem);
             return;
         }
-        qp = queuePair;
-        queuePair.connection = this;
-        negotiated = result;
-        final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeReply(out.buffer, offset, result, data));
+        bind(queuePair);
+        mpa.writeReply(out, result, data);
         enterFullOperation(result.crc(), result.ird(), result.ord());
-        receiver.expectFirstFpdu(result.peerToPeer() ? result.rtrType() : null);
-        state = AWAIT_FIRST_FPDU;
+        placer.expectFirstFpdu(result.peerToPeer() ? result.rtrType() : null);
+        // Without an RTR the initiator's first FPDU is application data that may come at any time: report the
+        // connection now and hold this side's FPDUs until it arrives (RFC 5044 section 7.1.2, rule 4).
+        lifecycle.moveTo(ConnectionState.AWAIT_FIRST_FPDU,
+            result.peerToPeer() ? agent.nowNs() + context.mpaTimeoutNs() : Long.MAX_VALUE);
         queuePair.state(QueuePairState.RTS);
-        if (result.peerToPeer())
+        if (!result.peerToPeer())
         {
-            deadlineNs = agent.nowNs() + context.mpaTimeoutNs();
-        }
-        else
-        {
-            // Without an RTR the initiator's first FPDU is application data that may come at any time: report the
-            // connection now and hold this side's FPDUs until it arrives (RFC 5044 section 7.1.2, rule 4).
-            deadlineNs = Long.MAX_VALUE;
             counters.connectionsEstablished.incrementOrdered();
             publishOnce(ConnectionEventType.ESTABLISHED, null, null, false, result.peerPrivateData());
         }
@@ -646,12 +492,9 @@ final class Connection
 
     private void rejectWith(final byte[] privateData, final String reason)
     {
-        final MpaFrameFlyweight request = null != requestFrame ? frame.wrap(requestFrame, 0) : frame;
-        final int offset = claim(MpaFrameFlyweight.MAX_FRAME_LENGTH, 0);
-        commitFrame(offset, MpaNegotiation.encodeReject(out.buffer, offset, request, privateData));
-        closeReason = reason;
-        state = TERMINATING;
-        deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
+        mpa.writeReject(out, privateData);
+        lifecycle.closeReason(reason);
+        lifecycle.moveTo(ConnectionState.TERMINATING, agent.nowNs() + TEARDOWN_LINGER_NS);
     }
 
     /**
@@ -659,63 +502,24 @@ final class Connection
      */
     void onFirstFpdu()
     {
-        if (AWAIT_FIRST_FPDU == state)
+        if (ConnectionState.AWAIT_FIRST_FPDU == lifecycle.state())
         {
-            state = RTS;
-            deadlineNs = Long.MAX_VALUE;
-            if (!established)
+            lifecycle.moveTo(ConnectionState.RTS, Long.MAX_VALUE);
+            if (!lifecycle.isEstablished())
             {
                 counters.connectionsEstablished.incrementOrdered();
-                publishOnce(ConnectionEventType.ESTABLISHED, null, null, false, negotiated.peerPrivateData());
+                publishOnce(ConnectionEventType.ESTABLISHED, null, null, false, mpa.negotiated().peerPrivateData());
             }
         }
     }
 
     private void enterFullOperation(final boolean crc, final int ird, final int ord)
     {
-        crcEnabled = crc;
+        reader.crcEnabled(crc);
         out.crcEnabled = crc;
-        maxUlpdu = maxUlpdu();
-        reads = new ReadQueues(ird, ord);
-    }
-
-    private MpaSettings settings(final ConnectionParameters overrides)
-    {
-        final MpaSettings defaults = context.mpaSettings();
-        return new MpaSettings(
-            defaults.crcPolicy(),
-            defaults.revision(),
-            overrides.ird() >= 0 ? overrides.ird() : defaults.ird(),
-            overrides.ord() >= 0 ? overrides.ord() : defaults.ord(),
-            Math.max(defaults.maxIrd(), overrides.ird()),
-            defaults.rtrTypes());
-    }
-
-    private int maxUlpdu()
-    {
-        int emss = 1460;
-        try
-        {
-            final InetSocketAddress local = (InetSocketAddress)channel.getLocalAddress();
-            final NetworkInterface nif = NetworkInterface.getByInetAddress(local.getAddress());
-            final int mtu = null != nif ? nif.getMTU() : -1;
-            if (mtu > 0)
-            {
-                // IP header, TCP header and the 12 bytes of the TCP timestamp option.
-                emss = mtu - (local.getAddress() instanceof Inet6Address ? 40 : 20) - 20 - 12;
-            }
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            agent.onError(new IwarpException("cannot read the path MTU, assuming an MSS of 1460: " + ex, ex));
-        }
-        int ulpdu = Fpdu.mulpdu(emss);
-        final int cap = context.maxFpduLength();
-        if (0 != cap)
-        {
-            ulpdu = Math.min(ulpdu, ((cap - Fpdu.CRC_LENGTH) & ~3) - Fpdu.LENGTH_FIELD_LENGTH);
-        }
-        return ulpdu;
+        final ReadQueues reads = new ReadQueues(ird, ord);
+        placer.readQueues(reads);
+        assembler.fullOperation(reads, PathMtu.maxUlpdu(channel, context.maxFpduLength(), context.errorHandler()));
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -737,7 +541,7 @@ final class Connection
         final int rdmaHeaderLength,
         final String reason)
     {
-        if (state >= TERMINATING)
+        if (lifecycle.state().isEnding())
         {
             return;
         }
@@ -745,17 +549,16 @@ final class Connection
             error.describe() + "]";
         agent.onError(new IwarpException(message));
         counters.connectionFailures.incrementOrdered();
-        transmitter.emitTerminate(error, fpduOffset, ddpHeaderLength, rdmaHeaderLength);
+        assembler.emitTerminate(error, fpduOffset, ddpHeaderLength, rdmaHeaderLength);
         counters.terminatesSent.incrementOrdered();
-        closeReason = message;
+        lifecycle.closeReason(message);
         if (null != qp)
         {
             qp.state(QueuePairState.TERMINATE);
             qp.errorReason(message);
         }
-        publishOnce(endEvent(), message, error, false, NO_DATA);
-        state = TERMINATING;
-        deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
+        publishOnce(lifecycle.endEvent(), message, error, false, NO_DATA);
+        lifecycle.moveTo(ConnectionState.TERMINATING, agent.nowNs() + TEARDOWN_LINGER_NS);
     }
 
     /**
@@ -770,54 +573,57 @@ final class Connection
         agent.onError(new IwarpException(message));
         counters.terminatesReceived.incrementOrdered();
         counters.connectionFailures.incrementOrdered();
-        closeReason = message;
+        lifecycle.closeReason(message);
         if (null != qp)
         {
             qp.errorReason(message);
         }
-        finish(endEvent(),
-            QueuePairState.ERROR, message, error, true, NO_DATA);
+        finish(lifecycle.endEvent(), QueuePairState.ERROR, message, error, true, NO_DATA);
         close();
     }
 
     void disconnect(final String reason)
     {
-        if (state >= TERMINATING)
+        final ConnectionState state = lifecycle.state();
+        if (state.isEnding())
         {
             return;
         }
-        if (state <= AWAIT_FIRST_FPDU)
+        if (state.isMpaExchange())
         {
-            finish(endEvent(), QueuePairState.CLOSED, reason, null, false, NO_DATA);
+            finish(lifecycle.endEvent(), QueuePairState.CLOSED, reason, null, false, NO_DATA);
             close();
             return;
         }
-        if (RTS == state)
+        if (ConnectionState.RTS == state)
         {
-            closeReason = reason;
-            state = CLOSING;
-            deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
-            if (null != qp)
-            {
-                qp.state(QueuePairState.CLOSING);
-            }
+            startClosing(reason);
+        }
+    }
+
+    private void startClosing(final String reason)
+    {
+        lifecycle.closeReason(reason);
+        lifecycle.moveTo(ConnectionState.CLOSING, agent.nowNs() + TEARDOWN_LINGER_NS);
+        if (null != qp)
+        {
+            qp.state(QueuePairState.CLOSING);
         }
     }
 
     void abort(final String reason)
     {
-        if (CLOSED != state)
+        if (!lifecycle.isClosed())
         {
-            closeReason = reason;
-            finish(endEvent(),
-                QueuePairState.ERROR, reason, null, false, NO_DATA);
+            lifecycle.closeReason(reason);
+            finish(lifecycle.endEvent(), QueuePairState.ERROR, reason, null, false, NO_DATA);
             close();
         }
     }
 
     private void closeWhenDrained()
     {
-        if (!transmitter.isDrained(inputEnded) || 0 != out.pending())
+        if (!assembler.isDrained(reader.inputEnded()) || 0 != out.pending())
         {
             return;
         }
@@ -830,24 +636,24 @@ final class Connection
             }
             catch (final IOException ex)
             {
-                inputEnded = true;
+                reader.endInput();
             }
         }
-        if (inputEnded)
+        if (reader.inputEnded())
         {
-            finish(ConnectionEventType.DISCONNECTED, QueuePairState.CLOSED, closeReason, null, false, NO_DATA);
+            finish(ConnectionEventType.DISCONNECTED, QueuePairState.CLOSED, lifecycle.closeReason(), null, false,
+                NO_DATA);
             close();
         }
     }
 
     private void onEndOfStream()
     {
-        inputEnded = true;
-        switch (state)
+        switch (lifecycle.state())
         {
             case AWAIT_REQUEST:
             case AWAIT_DECISION:
-                closeReason = "the peer closed the connection during the MPA exchange";
+                lifecycle.closeReason("the peer closed the connection during the MPA exchange");
                 close();
                 break;
             case AWAIT_REPLY:
@@ -859,13 +665,7 @@ final class Connection
                 close();
                 break;
             case RTS:
-                closeReason = "closed by the peer";
-                state = CLOSING;
-                deadlineNs = agent.nowNs() + TEARDOWN_LINGER_NS;
-                if (null != qp)
-                {
-                    qp.state(QueuePairState.CLOSING);
-                }
+                startClosing("closed by the peer");
                 break;
             default:
                 break;
@@ -875,18 +675,17 @@ final class Connection
     private void onIoError(final String what, final IOException ex)
     {
         final String reason = what + " on the connection with " + remoteAddress + ": " + ex.getMessage();
-        if (state < TERMINATING)
+        if (!lifecycle.state().isEnding())
         {
             agent.onError(new IwarpException(reason, ex));
             counters.connectionFailures.incrementOrdered();
         }
-        closeReason = reason;
+        lifecycle.closeReason(reason);
         if (null != qp)
         {
             qp.errorReason(reason);
         }
-        finish(endEvent(),
-            QueuePairState.ERROR, reason, null, false, NO_DATA);
+        finish(lifecycle.endEvent(), QueuePairState.ERROR, reason, null, false, NO_DATA);
         close();
     }
 
@@ -897,7 +696,7 @@ final class Connection
     private void connectFailed(final String reason)
     {
         counters.connectionFailures.incrementOrdered();
-        closeReason = reason;
+        lifecycle.closeReason(reason);
         if (null != qp)
         {
             qp.errorReason(reason);
@@ -917,7 +716,7 @@ final class Connection
         {
             agent.onError(new IwarpException("MPA exchange failed: " + reason));
             counters.connectionFailures.incrementOrdered();
-            closeReason = reason;
+            lifecycle.closeReason(reason);
             close();
         }
     }
@@ -930,48 +729,39 @@ final class Connection
      */
     boolean checkDeadline(final long nowNs)
     {
-        if (deadlineNs - nowNs >= 0 || CLOSED == state)
+        if (!lifecycle.isExpired(nowNs))
         {
             return false;
         }
-        switch (state)
+        final ConnectionState state = lifecycle.state();
+        if (state.isMpaExchange())
         {
-            case CONNECTING:
-            case AWAIT_REQUEST:
-            case AWAIT_DECISION:
-            case AWAIT_REPLY:
-            case AWAIT_FIRST_FPDU:
+            counters.mpaTimeouts.incrementOrdered();
+            final String reason = "connection with " + remoteAddress + " did not finish the MPA exchange within " +
+                TimeUnit.NANOSECONDS.toMillis(context.mpaTimeoutNs()) + " ms (stuck in " + state + ")";
+            if (ConnectionState.AWAIT_DECISION == state)
             {
-                counters.mpaTimeouts.incrementOrdered();
-                final String reason = "connection with " + remoteAddress + " did not finish the MPA exchange within " +
-                    TimeUnit.NANOSECONDS.toMillis(context.mpaTimeoutNs()) + " ms (stuck in " + STATE_NAMES[state] +
-                    ")";
-                if (AWAIT_DECISION == state)
-                {
-                    agent.onError(new IwarpException(reason + ": the application neither accepted nor rejected"));
-                    rejectWith(NO_DATA, reason);
-                    return true;
-                }
-                if (initiator || null != qp)
-                {
-                    agent.onError(new IwarpException(reason));
-                    connectFailed(reason);
-                }
-                else
-                {
-                    agent.onError(new IwarpException(reason));
-                    closeReason = reason;
-                    close();
-                }
+                agent.onError(new IwarpException(reason + ": the application neither accepted nor rejected"));
+                rejectWith(NO_DATA, reason);
                 return true;
             }
-            default:
-                finish(endEvent(),
-                    CLOSING == state ? QueuePairState.CLOSED : QueuePairState.ERROR,
-                    null != closeReason ? closeReason : "teardown timed out", null, false, NO_DATA);
+            agent.onError(new IwarpException(reason));
+            if (initiator || null != qp)
+            {
+                connectFailed(reason);
+            }
+            else
+            {
+                lifecycle.closeReason(reason);
                 close();
-                return true;
+            }
+            return true;
         }
+        final String closeReason = lifecycle.closeReason();
+        finish(lifecycle.endEvent(), ConnectionState.CLOSING == state ? QueuePairState.CLOSED : QueuePairState.ERROR,
+            null != closeReason ? closeReason : "teardown timed out", null, false, NO_DATA);
+        close();
+        return true;
     }
 
     private void finish(
@@ -1003,48 +793,24 @@ final class Connection
         final boolean byPeer,
         final byte[] privateData)
     {
-        if (null == qp)
+        // A responder's request nobody accepted yet has no queue pair to tell.
+        if (null != qp && lifecycle.recordReport(type))
         {
-            // A responder's request nobody accepted yet: there is no queue pair to tell.
-            return;
+            agent.publish(new ConnectionEvent(type, qp, null, remoteAddress, privateData, reason, error, byPeer,
+                userContext));
         }
-        if (ConnectionEventType.DISCONNECTED == type)
-        {
-            if (!established || disconnectPublished)
-            {
-                return;
-            }
-            disconnectPublished = true;
-        }
-        else
-        {
-            if (outcomePublished)
-            {
-                return;
-            }
-            outcomePublished = true;
-            established = ConnectionEventType.ESTABLISHED == type;
-        }
-        agent.publish(new ConnectionEvent(type, qp, null, remoteAddress, privateData, reason, error, byPeer,
-            userContext));
-    }
-
-    private ConnectionEventType endEvent()
-    {
-        return established ? ConnectionEventType.DISCONNECTED : ConnectionEventType.CONNECT_ERROR;
     }
 
     void close()
     {
-        if (CLOSED == state)
+        if (!lifecycle.close())
         {
             return;
         }
-        state = CLOSED;
         CloseHelper.quietClose(channel);
         if (null != qp)
         {
-            transmitter.finalizeSendQueue();
+            assembler.finalizeSendQueue();
             if (!qp.state().isFinal())
             {
                 qp.state(QueuePairState.ERROR);
@@ -1055,22 +821,22 @@ final class Connection
 
     boolean isClosed()
     {
-        return CLOSED == state;
+        return lifecycle.isClosed();
     }
 
     boolean awaitingDecision()
     {
-        return AWAIT_DECISION == state;
+        return ConnectionState.AWAIT_DECISION == lifecycle.state();
     }
 
     boolean inFullOperation()
     {
-        return RTS == state || CLOSING == state;
+        return lifecycle.state().isFullOperation();
     }
 
     NegotiatedParameters negotiated()
     {
-        return negotiated;
+        return mpa.negotiated();
     }
 
     InetSocketAddress remoteAddress()
@@ -1085,7 +851,8 @@ final class Connection
 
     String closeReason()
     {
-        return null != closeReason ? closeReason : STATE_NAMES[state];
+        final String reason = lifecycle.closeReason();
+        return null != reason ? reason : lifecycle.state().name();
     }
 
     static String printable(final byte[] data)
@@ -1102,7 +869,6 @@ final class Connection
     public String toString()
     {
         return "Connection{" + (initiator ? "initiator" : "responder") + ", remote=" + remoteAddress + ", state=" +
-            STATE_NAMES[state] + '}';
+            lifecycle.state() + '}';
     }
-
 }

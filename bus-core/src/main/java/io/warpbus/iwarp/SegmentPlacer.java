@@ -27,7 +27,8 @@ import io.warpbus.iwarp.rdmap.TerminateFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The inbound half of a connection: validates each FPDU's DDP and RDMAP headers and places its payload.
+ * Places inbound DDP segments: validates each FPDU's DDP and RDMAP headers and places its payload in the region
+ * or posted receive buffer it targets; queues inbound RDMA Read Requests and hands Terminates to the connection.
  * <p>
  * Checks run in the order of RFC 5041 section 7 and RFC 5040 section 7.2: DDP version and queue number, RDMAP
  * version and opcode, then the buffer: for tagged segments the STag (known, valid, of this stream's protection
@@ -36,15 +37,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * the Terminate RFC 5040 section 4.8 prescribes, copying the offending headers; nothing is placed outside a region
  * the peer holds a valid STag for. Payload is copied straight from the receive buffer into the target region.
  */
-final class Receiver
+final class SegmentPlacer
 {
     static final int CONSUMED = 0;
     static final int BLOCKED = 1;
     static final int FAILED = 2;
 
     private final Connection connection;
-    private final StagTable stagTable;
     private final UnsafeBuffer rx;
+    private final StagTable stagTable;
+    private final SegmentAssembler assembler;
     private final DdpHeaderFlyweight ddp = new DdpHeaderFlyweight();
     private final ReadRequestFlyweight readRequest = new ReadRequestFlyweight();
     private final TerminateFlyweight terminate = new TerminateFlyweight();
@@ -53,12 +55,44 @@ final class Receiver
     private int expectedTerminateMsn = 1;
     private boolean firstFpduPending;
     private RtrType expectedRtr;
+    private QueuePair qp;
+    private ReadQueues reads;
 
-    Receiver(final Connection connection, final StagTable stagTable)
+    /**
+     * Placement for one connection.
+     *
+     * @param connection told of failures, Terminates and the first FPDU.
+     * @param rx         the receive buffer FPDUs are placed from.
+     * @param stagTable  the engine's STags.
+     * @param assembler  the same connection's outbound side, told when an RDMA Read completes.
+     */
+    SegmentPlacer(
+        final Connection connection, final UnsafeBuffer rx, final StagTable stagTable, final SegmentAssembler assembler)
     {
         this.connection = connection;
+        this.rx = rx;
         this.stagTable = stagTable;
-        this.rx = connection.rx;
+        this.assembler = assembler;
+    }
+
+    /**
+     * The queue pair whose receive queue and protection domain the connection serves.
+     *
+     * @param qp the queue pair.
+     */
+    void queuePair(final QueuePair qp)
+    {
+        this.qp = qp;
+    }
+
+    /**
+     * The RDMA Read queues, once the MPA exchange has sized them.
+     *
+     * @param reads the queues.
+     */
+    void readQueues(final ReadQueues reads)
+    {
+        this.reads = reads;
     }
 
     /**
@@ -204,7 +238,7 @@ final class Receiver
             return fail(TerminateError.DDP_TAGGED_INVALID_STAG, fpduOffset, hdr, 0,
                 "RDMA Write to " + (null == region ? "unknown" : "invalidated") + " STag 0x" + hex(stag));
         }
-        if (region.protectionDomain() != connection.qp.protectionDomain)
+        if (region.protectionDomain() != qp.protectionDomain)
         {
             return fail(TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED, fpduOffset, hdr, 0,
                 "RDMA Write to STag 0x" + hex(stag) + " of another protection domain");
@@ -227,7 +261,7 @@ final class Receiver
 
     private int onReadResponse(final int fpduOffset, final int length)
     {
-        final ReadQueues reads = connection.reads;
+        final ReadQueues reads = this.reads;
         final int hdr = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
         if (0 == reads.orqCount)
         {
@@ -275,7 +309,7 @@ final class Receiver
                     reads.orqReceived + " of " + total + " bytes");
             }
             VarHandle.releaseFence();
-            connection.transmitter.onReadComplete();
+            assembler.onReadComplete();
         }
         return CONSUMED;
     }
@@ -300,7 +334,7 @@ final class Receiver
                 ", expected one segment of " +
                 ReadRequestFlyweight.LENGTH);
         }
-        final ReadQueues reads = connection.reads;
+        final ReadQueues reads = this.reads;
         final int rdmaHdr = ReadRequestFlyweight.LENGTH;
         if (reads.irqFull())
         {
@@ -322,7 +356,7 @@ final class Receiver
                 return fail(TerminateError.RDMAP_INVALID_STAG, fpduOffset, hdr, rdmaHdr, "RDMA Read from " +
                     (null == region ? "unknown" : "invalidated") + " STag 0x" + hex(stag));
             }
-            if (region.protectionDomain() != connection.qp.protectionDomain)
+            if (region.protectionDomain() != qp.protectionDomain)
             {
                 return fail(TerminateError.RDMAP_STAG_NOT_ASSOCIATED, fpduOffset, hdr, rdmaHdr,
                     "RDMA Read from STag 0x" + hex(stag) + " of another protection domain");
@@ -353,7 +387,7 @@ final class Receiver
     private int onSend(final int fpduOffset, final int length, final int opcode)
     {
         final int hdr = DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
-        final QueuePair qp = connection.qp;
+        final QueuePair qp = this.qp;
         if (ddp.msn() != expectedSendMsn)
         {
             return fail(TerminateError.DDP_UNTAGGED_MSN_RANGE, fpduOffset, hdr, 0, RdmapOpcode.name(opcode) +

@@ -23,17 +23,19 @@ import io.warpbus.iwarp.rdmap.ReadRequestFlyweight;
 import io.warpbus.iwarp.rdmap.TerminateError;
 import io.warpbus.iwarp.rdmap.TerminateFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The outbound half of a connection: turns send queue work requests and inbound RDMA Read Requests into DDP
- * segments framed as FPDUs in the connection's transmit buffer, then retires send queue completions in order.
+ * Assembles outbound DDP segments: turns send queue work requests and inbound RDMA Read Requests into DDP segments
+ * framed as FPDUs in the connection's transmit ring, then retires send queue completions in order. It also queues
+ * the ready-to-receive message and Terminates.
  * <p>
  * Messages are sent whole, one after another, alternating between the send queue and the read responses so
  * neither starves; a message bigger than one ULPDU is segmented with increasing MO (untagged) or TO (tagged).
  * Many small FPDUs accumulate in the buffer and go out in one socket write. A send queue RDMA Read waits while
  * the negotiated ORD is in flight, and everything posted after it waits too: the send queue is processed in order.
  */
-final class Transmitter
+final class SegmentAssembler
 {
     /** Room kept free in the transmit buffer so a Terminate can always be queued. */
     static final int TERMINATE_RESERVE =
@@ -50,7 +52,13 @@ final class Transmitter
     private static final long READ_PENDING = Long.MAX_VALUE;
 
     private final Connection connection;
+    private final TransmitRing out;
     private final UnsafeBuffer tx;
+    private final UnsafeBuffer rx;
+    private final AtomicCounter fpdusSent;
+    private QueuePair qp;
+    private ReadQueues reads;
+    private int maxUlpdu;
     private int current = NONE;
     private int currentOffset;
     private boolean readQueueTurn;
@@ -59,10 +67,44 @@ final class Transmitter
     private int readMsn = 1;
     private int terminateMsn = 1;
 
-    Transmitter(final Connection connection)
+    /**
+     * Assembly for one connection.
+     *
+     * @param connection told of failures, and asked to write to the socket when enough is assembled.
+     * @param out        the transmit ring FPDUs are assembled in.
+     * @param rx         the receive buffer, from which a Terminate copies the offending headers.
+     * @param fpdusSent  counts the FPDUs assembled.
+     */
+    SegmentAssembler(
+        final Connection connection, final TransmitRing out, final UnsafeBuffer rx, final AtomicCounter fpdusSent)
     {
         this.connection = connection;
-        this.tx = connection.out.buffer;
+        this.out = out;
+        this.tx = out.buffer;
+        this.rx = rx;
+        this.fpdusSent = fpdusSent;
+    }
+
+    /**
+     * The queue pair whose send queue the connection serves.
+     *
+     * @param qp the queue pair.
+     */
+    void queuePair(final QueuePair qp)
+    {
+        this.qp = qp;
+    }
+
+    /**
+     * Start full operation with what the MPA exchange settled.
+     *
+     * @param reads    the RDMA Read queues.
+     * @param maxUlpdu the largest ULPDU to put in one FPDU.
+     */
+    void fullOperation(final ReadQueues reads, final int maxUlpdu)
+    {
+        this.reads = reads;
+        this.maxUlpdu = maxUlpdu;
     }
 
     /**
@@ -85,7 +127,7 @@ final class Transmitter
             // Small FPDUs batch into one write. A large message alone in the queue is handed to TCP in pieces, so
             // the peer places the first FPDUs while the rest are built (pipelining: latency); with more messages
             // queued behind it, bigger batches mean fewer system calls (throughput).
-            final long pending = connection.txPending();
+            final long pending = out.pending();
             if (pending >= BATCH_THRESHOLD || (pending >= PIPELINE_THRESHOLD && !moreQueued()))
             {
                 connection.flush();
@@ -96,14 +138,14 @@ final class Transmitter
 
     private boolean moreQueued()
     {
-        return connection.reads.irqCount > (FROM_READ_QUEUE == current ? 1 : 0) ||
-            sqNext + (FROM_SEND_QUEUE == current ? 1 : 0) < connection.qp.sqTail.get();
+        return reads.irqCount > (FROM_READ_QUEUE == current ? 1 : 0) ||
+            sqNext + (FROM_SEND_QUEUE == current ? 1 : 0) < qp.sqTail.get();
     }
 
     private boolean selectNext()
     {
-        final QueuePair qp = connection.qp;
-        final ReadQueues reads = connection.reads;
+        final QueuePair qp = this.qp;
+        final ReadQueues reads = this.reads;
         final boolean readResponseReady = reads.irqCount > 0;
         boolean sendQueueReady = false;
         if (sqNext < qp.sqTail.get())
@@ -130,7 +172,7 @@ final class Transmitter
 
     private boolean emitSendQueueSegment()
     {
-        final QueuePair qp = connection.qp;
+        final QueuePair qp = this.qp;
         final int slot = (int)sqNext & qp.sqMask;
         final byte opcode = qp.sqOpcode[slot];
         final MemoryRegion region = qp.sqRegion[slot];
@@ -155,7 +197,7 @@ final class Transmitter
         final boolean tagged = QueuePair.OP_WRITE == opcode;
         final int headerLength = tagged ? DdpHeaderFlyweight.TAGGED_HEADER_LENGTH :
             DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
-        final int segment = Math.min(remaining, connection.maxUlpdu - headerLength);
+        final int segment = Math.min(remaining, maxUlpdu - headerLength);
         final boolean gather = segment > 0 && TransmitRing.gatherable(region, segment) && moreQueued();
         final int offset = claim(headerLength, segment, gather);
         if (offset < 0)
@@ -188,7 +230,7 @@ final class Transmitter
                 sendMsn++;
             }
             qp.sqStatus[slot] = CompletionStatus.SUCCESS;
-            qp.sqCompleteAtTxBytes[slot] = connection.out.assembledTotal;
+            qp.sqCompleteAtTxBytes[slot] = out.assembledTotal;
             finishMessage();
             sqNext++;
         }
@@ -199,7 +241,7 @@ final class Transmitter
     {
         final int length = qp.sqLength[slot];
         final int headerLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-        final int offset = connection.claim(Fpdu.fpduLength(headerLength + length), TERMINATE_RESERVE);
+        final int offset = out.claim(Fpdu.fpduLength(headerLength + length), TERMINATE_RESERVE);
         if (offset < 0)
         {
             return false;
@@ -213,9 +255,9 @@ final class Transmitter
             final long word = qp.sqInline[slot * 3 + (i >> 3)];
             tx.putByte(payload + i, (byte)(word >>> ((i & 7) << 3)));
         }
-        connection.commitFpdu(offset, headerLength + length);
+        commitFpdu(offset, headerLength + length);
         qp.sqStatus[slot] = CompletionStatus.SUCCESS;
-        qp.sqCompleteAtTxBytes[slot] = connection.out.assembledTotal;
+        qp.sqCompleteAtTxBytes[slot] = out.assembledTotal;
         finishMessage();
         sqNext++;
         return true;
@@ -224,7 +266,7 @@ final class Transmitter
     private boolean emitReadRequest(final QueuePair qp, final int slot, final MemoryRegion sink)
     {
         final int ulpduLength = DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH;
-        final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), TERMINATE_RESERVE);
+        final int offset = out.claim(Fpdu.fpduLength(ulpduLength), TERMINATE_RESERVE);
         if (offset < 0)
         {
             return false;
@@ -233,7 +275,7 @@ final class Transmitter
         final int sinkStag = null != sink ? sink.stag() : 0;
         final long sinkTo = null != sink ? sink.taggedOffset(qp.sqIndex[slot]) : 0;
         putReadRequest(offset, sinkStag, sinkTo, length, qp.sqRemoteStag[slot], qp.sqRemoteTaggedOffset[slot]);
-        connection.reads.addOutbound(sqNext, sink, qp.sqIndex[slot], length, sinkStag, sinkTo);
+        reads.addOutbound(sqNext, sink, qp.sqIndex[slot], length, sinkStag, sinkTo);
         qp.sqStatus[slot] = CompletionStatus.SUCCESS;
         qp.sqCompleteAtTxBytes[slot] = READ_PENDING;
         finishMessage();
@@ -254,12 +296,12 @@ final class Transmitter
             DdpHeaderFlyweight.QN_READ_REQUEST, readMsn++, 0);
         ReadRequestFlyweight.put(tx, ddpOffset + DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH, sinkStag, sinkTo,
             length, sourceStag, sourceTo);
-        connection.commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH);
+        commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH);
     }
 
     private boolean emitReadResponseSegment()
     {
-        final ReadQueues reads = connection.reads;
+        final ReadQueues reads = this.reads;
         final int slot = reads.irqHead;
         final MemoryRegion region = reads.irqRegion[slot];
         if (null != region && !region.isValid())
@@ -271,7 +313,7 @@ final class Transmitter
         final int length = reads.irqLength[slot];
         final int remaining = length - currentOffset;
         final int headerLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-        final int segment = Math.min(remaining, connection.maxUlpdu - headerLength);
+        final int segment = Math.min(remaining, maxUlpdu - headerLength);
         final boolean gather = segment > 0 && TransmitRing.gatherable(region, segment) && moreQueued();
         final int offset = claim(headerLength, segment, gather);
         if (offset < 0)
@@ -302,7 +344,7 @@ final class Transmitter
         final int length = gather ?
             Fpdu.LENGTH_FIELD_LENGTH + headerLength + 3 + Fpdu.CRC_LENGTH :
             Fpdu.fpduLength(headerLength + payloadLength);
-        return connection.claim(length, TERMINATE_RESERVE);
+        return out.claim(length, TERMINATE_RESERVE);
     }
 
     /**
@@ -319,14 +361,21 @@ final class Transmitter
     {
         if (gather)
         {
-            connection.commitGathered(offset, headerLength, region, index, payloadLength);
+            out.commitGathered(offset, headerLength, region, index, payloadLength);
+            fpdusSent.incrementOrdered();
             return;
         }
         if (payloadLength > 0)
         {
             tx.putBytes(offset + Fpdu.LENGTH_FIELD_LENGTH + headerLength, region.buffer(), index, payloadLength);
         }
-        connection.commitFpdu(offset, headerLength + payloadLength);
+        commitFpdu(offset, headerLength + payloadLength);
+    }
+
+    private void commitFpdu(final int offset, final int ulpduLength)
+    {
+        out.commitFpdu(offset, ulpduLength);
+        fpdusSent.incrementOrdered();
     }
 
     private void finishMessage()
@@ -347,27 +396,27 @@ final class Transmitter
             case WRITE:
             {
                 final int ulpduLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-                final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), 0);
+                final int offset = out.claim(Fpdu.fpduLength(ulpduLength), 0);
                 DdpHeaderFlyweight.putTagged(tx, offset + Fpdu.LENGTH_FIELD_LENGTH, true,
                     RdmapOpcode.control(RdmapOpcode.WRITE), 0, 0L);
-                connection.commitFpdu(offset, ulpduLength);
+                commitFpdu(offset, ulpduLength);
                 break;
             }
             case READ:
             {
-                final int offset = connection.claim(
+                final int offset = out.claim(
                     Fpdu.fpduLength(DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + ReadRequestFlyweight.LENGTH), 0);
                 putReadRequest(offset, 0, 0L, 0, 0, 0L);
-                connection.reads.addOutbound(ReadQueues.RTR_POSITION, null, 0, 0, 0, 0L);
+                reads.addOutbound(ReadQueues.RTR_POSITION, null, 0, 0, 0, 0L);
                 break;
             }
             default:
             {
                 final int ulpduLength = DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
-                final int offset = connection.claim(Fpdu.fpduLength(ulpduLength), 0);
+                final int offset = out.claim(Fpdu.fpduLength(ulpduLength), 0);
                 DdpHeaderFlyweight.putUntagged(tx, offset + Fpdu.LENGTH_FIELD_LENGTH, true,
                     RdmapOpcode.control(RdmapOpcode.SEND), 0, DdpHeaderFlyweight.QN_SEND, sendMsn++, 0);
-                connection.commitFpdu(offset, ulpduLength);
+                commitFpdu(offset, ulpduLength);
                 break;
             }
         }
@@ -384,7 +433,7 @@ final class Transmitter
     void emitTerminate(
         final TerminateError error, final int fpduOffset, final int ddpHeaderLength, final int rdmaHeaderLength)
     {
-        final int offset = connection.claim(TERMINATE_RESERVE, 0);
+        final int offset = out.claim(TERMINATE_RESERVE, 0);
         if (offset < 0)
         {
             return;
@@ -393,8 +442,8 @@ final class Transmitter
         DdpHeaderFlyweight.putUntagged(tx, ddpOffset, true, RdmapOpcode.control(RdmapOpcode.TERMINATE), 0,
             DdpHeaderFlyweight.QN_TERMINATE, terminateMsn++, 0);
         final int termLength = TerminateFlyweight.put(tx, ddpOffset + DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH,
-            error, fpduOffset >= 0 ? connection.rx : null, fpduOffset, ddpHeaderLength, rdmaHeaderLength);
-        connection.commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + termLength);
+            error, fpduOffset >= 0 ? rx : null, fpduOffset, ddpHeaderLength, rdmaHeaderLength);
+        commitFpdu(offset, DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH + termLength);
     }
 
     /**
@@ -402,12 +451,12 @@ final class Transmitter
      */
     void onReadComplete()
     {
-        final ReadQueues reads = connection.reads;
+        final ReadQueues reads = this.reads;
         final long position = reads.orqPosition[reads.orqHead];
         reads.removeOutbound();
         if (ReadQueues.RTR_POSITION != position)
         {
-            final QueuePair qp = connection.qp;
+            final QueuePair qp = this.qp;
             qp.sqCompleteAtTxBytes[(int)position & qp.sqMask] = 0;
         }
     }
@@ -419,9 +468,9 @@ final class Transmitter
      */
     int retire()
     {
-        final QueuePair qp = connection.qp;
+        final QueuePair qp = this.qp;
         final CompletionQueue cq = qp.sendCompletionQueue;
-        final long written = connection.out.writtenTotal;
+        final long written = out.writtenTotal;
         long head = qp.sqHead.getPlain();
         int count = 0;
         while (head < sqNext)
@@ -459,8 +508,8 @@ final class Transmitter
      */
     boolean isDrained(final boolean inputEnded)
     {
-        final QueuePair qp = connection.qp;
-        final ReadQueues reads = connection.reads;
+        final QueuePair qp = this.qp;
+        final ReadQueues reads = this.reads;
         return NONE == current && (null == qp || sqNext == qp.sqTail.get()) &&
             reads.irqCount == 0 && (inputEnded || reads.orqCount == 0);
     }
@@ -470,8 +519,8 @@ final class Transmitter
      */
     void finalizeSendQueue()
     {
-        final QueuePair qp = connection.qp;
-        final long written = connection.out.writtenTotal;
+        final QueuePair qp = this.qp;
+        final long written = out.writtenTotal;
         for (long position = qp.sqHead.getPlain(); position < sqNext; position++)
         {
             final int slot = (int)position & qp.sqMask;

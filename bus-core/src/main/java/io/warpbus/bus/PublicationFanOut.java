@@ -482,11 +482,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         }
     }
 
-    int keyLength()
-    {
-        return keyLength;
-    }
-
     io.warpbus.iwarp.ProtectionDomain protectionDomain()
     {
         return publication.protectionDomain;

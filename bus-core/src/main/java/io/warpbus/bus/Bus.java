@@ -367,7 +367,7 @@ public final class Bus implements AutoCloseable
         {
             call(() ->
             {
-                conductor.closeSender(publication);
+                conductor.closeFanOut(publication);
                 return null;
             });
         }
@@ -478,9 +478,9 @@ public final class Bus implements AutoCloseable
         {
             call(() ->
             {
-                final PublicationSender sender = new PublicationSender(conductor, publication, counters);
-                sender.replay = replay;
-                conductor.addSender(sender);
+                final PublicationFanOut fanOut = new PublicationFanOut(conductor, publication, counters);
+                fanOut.replay = replay;
+                conductor.addFanOut(fanOut);
                 return null;
             });
         }

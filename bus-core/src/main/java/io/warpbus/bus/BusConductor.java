@@ -40,7 +40,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 /**
  * The bus's control and fan-out agent, composed with the iWARP engine's agent on the bus's thread. Each duty
  * cycle it runs queued commands from application threads, dispatches the engine's connection events, runs every
- * publication's sender and every subscription's endpoint. It owns all of their state; application threads reach
+ * publication's fan-out and every subscription's endpoint. It owns all of their state; application threads reach
  * it only through the command queue.
  */
 final class BusConductor implements Agent, ConnectionEventHandler
@@ -57,7 +57,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final NanoClock nanoClock;
     private final EpochClock epochClock;
     private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
-    private final ArrayList<PublicationSender> senders = new ArrayList<>();
+    private final ArrayList<PublicationFanOut> fanOuts = new ArrayList<>();
     private final ArrayList<SubscriptionEndpoint> endpoints = new ArrayList<>();
     private final Map<InetSocketAddress, PublisherEndpoint> publisherEndpoints = new HashMap<>();
     private final Int2ObjectHashMap<Object> queuePairOwners = new Int2ObjectHashMap<>();
@@ -117,17 +117,17 @@ final class BusConductor implements Agent, ConnectionEventHandler
         }
         int work = runCommands();
         work += rnic.connectionManager().poll(this, 16);
-        final ArrayList<PublicationSender> senders = this.senders;
+        final ArrayList<PublicationFanOut> fanOuts = this.fanOuts;
         final boolean observing = !observers.isEmpty();
-        for (int i = senders.size() - 1; i >= 0; i--)
+        for (int i = fanOuts.size() - 1; i >= 0; i--)
         {
-            final PublicationSender sender = senders.get(i);
-            work += sender.observe(observing);
-            work += sender.doWork(nowNs, nowMs);
-            if (sender.isClosed())
+            final PublicationFanOut fanOut = fanOuts.get(i);
+            work += fanOut.observe(observing);
+            work += fanOut.doWork(nowNs, nowMs);
+            if (fanOut.isClosed())
             {
-                sender.observe(observing);
-                removeSender(i, sender);
+                fanOut.observe(observing);
+                removeFanOut(i, fanOut);
             }
         }
         final ArrayList<SubscriptionEndpoint> endpoints = this.endpoints;
@@ -151,15 +151,15 @@ final class BusConductor implements Agent, ConnectionEventHandler
         {
             endpoint.close();
         }
-        for (final PublicationSender sender : senders)
+        for (final PublicationFanOut fanOut : fanOuts)
         {
             // What went out in the last duty cycle still reaches the observers (a journal).
-            sender.observe(!observers.isEmpty());
-            for (final SubscriberLink link : new ArrayList<>(sender.links))
+            fanOut.observe(!observers.isEmpty());
+            for (final SubscriberLink link : new ArrayList<>(fanOut.links))
             {
                 link.close("bus closed", io.warpbus.bus.protocol.RingDescriptor.PUBLISHER_CLOSED);
             }
-            sender.release();
+            fanOut.release();
         }
         for (final PublisherEndpoint endpoint : publisherEndpoints.values())
         {
@@ -207,11 +207,11 @@ final class BusConductor implements Agent, ConnectionEventHandler
             {
                 if (!link.link.hasLeft())
                 {
-                    onError(new BusException("publication " + link.sender.channel + " lost subscriber '" +
+                    onError(new BusException("publication " + link.fanOut.channel + " lost subscriber '" +
                         link.link.name + "': " + event.reason()));
                 }
                 link.link.state = SubscriberLink.CLOSED;
-                link.sender.retire(link.link);
+                link.fanOut.retire(link.link);
                 disconnects.increment();
             }
         }
@@ -226,22 +226,22 @@ final class BusConductor implements Agent, ConnectionEventHandler
         }
     }
 
-    void addSender(final PublicationSender sender)
+    void addFanOut(final PublicationFanOut fanOut)
     {
-        sender.publication.sender = sender;
-        if (sender.channel.isIpc())
+        fanOut.publication.fanOut = fanOut;
+        if (fanOut.channel.isIpc())
         {
-            sender.publication.eagerSender = sender;
+            fanOut.publication.eagerFanOut = fanOut;
         }
-        if (!sender.channel.isIpc())
+        if (!fanOut.channel.isIpc())
         {
-            final PublisherEndpoint endpoint = publisherEndpoint(sender.channel.endpoint());
-            if (!sender.replay)
+            final PublisherEndpoint endpoint = publisherEndpoint(fanOut.channel.endpoint());
+            if (!fanOut.replay)
             {
-                endpoint.add(sender);
+                endpoint.add(fanOut);
             }
         }
-        senders.add(sender);
+        fanOuts.add(fanOut);
     }
 
     private PublisherEndpoint publisherEndpoint(final InetSocketAddress address)
@@ -279,44 +279,44 @@ final class BusConductor implements Agent, ConnectionEventHandler
         return bus;
     }
 
-    void closeSender(final Publication publication)
+    void closeFanOut(final Publication publication)
     {
-        for (final PublicationSender sender : senders)
+        for (final PublicationFanOut fanOut : fanOuts)
         {
-            if (sender.publication == publication)
+            if (fanOut.publication == publication)
             {
-                sender.startClose(nowNs);
+                fanOut.startClose(nowNs);
                 // Free its stream at the endpoint now: a publication restarted on it must not wait for this one's
                 // connections to finish.
-                final PublisherEndpoint endpoint = sender.channel.isIpc() ? null :
-                    publisherEndpoints.get(sender.channel.endpoint());
+                final PublisherEndpoint endpoint = fanOut.channel.isIpc() ? null :
+                    publisherEndpoints.get(fanOut.channel.endpoint());
                 if (null != endpoint)
                 {
-                    endpoint.remove(sender);
+                    endpoint.remove(fanOut);
                 }
             }
         }
     }
 
-    private void removeSender(final int index, final PublicationSender sender)
+    private void removeFanOut(final int index, final PublicationFanOut fanOut)
     {
-        senders.remove(index);
-        if (!sender.channel.isIpc())
+        fanOuts.remove(index);
+        if (!fanOut.channel.isIpc())
         {
-            final PublisherEndpoint endpoint = publisherEndpoints.get(sender.channel.endpoint());
+            final PublisherEndpoint endpoint = publisherEndpoints.get(fanOut.channel.endpoint());
             if (null != endpoint)
             {
-                endpoint.remove(sender);
+                endpoint.remove(fanOut);
                 if (endpoint.isEmpty() && !endpoint.servesReplays())
                 {
                     endpoint.close();
-                    publisherEndpoints.remove(sender.channel.endpoint());
+                    publisherEndpoints.remove(fanOut.channel.endpoint());
                 }
             }
         }
-        if (null != sender.log.region)
+        if (null != fanOut.log.region)
         {
-            sender.log.region.close();
+            fanOut.log.region.close();
         }
     }
 
@@ -340,12 +340,12 @@ final class BusConductor implements Agent, ConnectionEventHandler
         observers.remove(observer);
     }
 
-    void onPublished(final PublicationSender sender, final UnsafeBuffer buffer, final int offset, final int length)
+    void onPublished(final PublicationFanOut fanOut, final UnsafeBuffer buffer, final int offset, final int length)
     {
         final ArrayList<FrameObserver> observers = this.observers;
         for (int i = 0, size = observers.size(); i < size; i++)
         {
-            observers.get(i).onFrame(sender.publication, buffer, offset, length);
+            observers.get(i).onFrame(fanOut.publication, buffer, offset, length);
         }
     }
 
@@ -354,9 +354,9 @@ final class BusConductor implements Agent, ConnectionEventHandler
         queuePairOwners.put(qp.number(), endpoint);
     }
 
-    void track(final QueuePair qp, final PublicationSender sender, final RdmaSubscriberLink link)
+    void track(final QueuePair qp, final PublicationFanOut fanOut, final RdmaSubscriberLink link)
     {
-        queuePairOwners.put(qp.number(), new LinkOwner(sender, link));
+        queuePairOwners.put(qp.number(), new LinkOwner(fanOut, link));
     }
 
     void execute(final Runnable command)
@@ -434,7 +434,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
     }
 
     /** Which publication and subscriber a passive queue pair belongs to. */
-    private record LinkOwner(PublicationSender sender, RdmaSubscriberLink link)
+    private record LinkOwner(PublicationFanOut fanOut, RdmaSubscriberLink link)
     {
     }
 }

@@ -17,7 +17,7 @@ package io.warpbus.bus;
 
 import java.nio.file.Path;
 
-import io.warpbus.common.IdleStrategies;
+import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.BitUtil;

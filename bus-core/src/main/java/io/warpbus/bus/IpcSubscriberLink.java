@@ -37,6 +37,7 @@ final class IpcSubscriberLink extends SubscriberLink
     private final UnsafeBuffer ring;
     private final UnsafeBuffer log;
     private final int trailer;
+    private final IpcRendezvous rendezvous;
 
     IpcSubscriberLink(
         final String name,
@@ -46,7 +47,8 @@ final class IpcSubscriberLink extends SubscriberLink
         final AtomicCounter lagCounter,
         final Path file,
         final MappedByteBuffer mapped,
-        final UnsafeBuffer log)
+        final UnsafeBuffer log,
+        final IpcRendezvous rendezvous)
     {
         super(name, policy, ringCapacity, positionCounter, lagCounter);
         this.file = file;
@@ -54,6 +56,7 @@ final class IpcSubscriberLink extends SubscriberLink
         this.ring = new UnsafeBuffer(mapped);
         this.log = log;
         this.trailer = ringCapacity;
+        this.rendezvous = rendezvous;
     }
 
     UnsafeBuffer ring()
@@ -123,6 +126,26 @@ final class IpcSubscriberLink extends SubscriberLink
     long completedLogPosition()
     {
         return logPosition;
+    }
+
+    @Override
+    String failure()
+    {
+        // Plain stores into a mapped file cannot fail, and a credit out of range is ignored (see readCredit).
+        return null;
+    }
+
+    @Override
+    void onRetired()
+    {
+        rendezvous.onRetired(file);
+    }
+
+    @Override
+    boolean isDrained()
+    {
+        // Every copy is done by the time send returns.
+        return true;
     }
 
     /**

@@ -93,11 +93,11 @@ public abstract class Publication implements AutoCloseable
     final long registrationId;
     io.warpbus.iwarp.ProtectionDomain protectionDomain;
     volatile boolean closed;
-    /** IPC only: the sender to run at once when the offering thread is the bus's own. */
-    PublicationSender eagerSender;
+    /** IPC only: the fan-out to run at once when the offering thread is the bus's own. */
+    PublicationFanOut eagerFanOut;
     private long lastTimestampNs;
     private long previousTimestampNs;
-    PublicationSender sender;
+    PublicationFanOut fanOut;
 
     Publication(
         final Bus bus,
@@ -393,13 +393,13 @@ public abstract class Publication implements AutoCloseable
      */
     final void eagerSend()
     {
-        final PublicationSender sender = eagerSender;
+        final PublicationFanOut fanOut = eagerFanOut;
         final long timestamp = lastTimestampNs;
         final boolean streaming = timestamp - previousTimestampNs < EAGER_GAP_NS;
         previousTimestampNs = timestamp;
-        if (!streaming && null != sender && sender.conductor.isConductorThread())
+        if (!streaming && null != fanOut && fanOut.conductor.isConductorThread())
         {
-            sender.sendNow();
+            fanOut.sendNow();
         }
     }
 

@@ -44,7 +44,7 @@ final class PublisherEndpoint
     private final BusConductor conductor;
     private final Rnic rnic;
     private final Listener listener;
-    private final Int2ObjectHashMap<PublicationSender> senders = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<PublicationFanOut> fanOuts = new Int2ObjectHashMap<>();
     private ReplayProvider replayProvider;
 
     PublisherEndpoint(final BusConductor conductor, final Rnic rnic, final InetSocketAddress address)
@@ -55,26 +55,26 @@ final class PublisherEndpoint
         this.listener = rnic.connectionManager().listen(address, 128, this);
     }
 
-    void add(final PublicationSender sender)
+    void add(final PublicationFanOut fanOut)
     {
-        if (senders.containsKey(sender.streamId))
+        if (fanOuts.containsKey(fanOut.streamId))
         {
-            throw new BusException("endpoint " + address + " already has a publication on stream " + sender.streamId);
+            throw new BusException("endpoint " + address + " already has a publication on stream " + fanOut.streamId);
         }
-        senders.put(sender.streamId, sender);
+        fanOuts.put(fanOut.streamId, fanOut);
     }
 
-    void remove(final PublicationSender sender)
+    void remove(final PublicationFanOut fanOut)
     {
-        if (senders.get(sender.streamId) == sender)
+        if (fanOuts.get(fanOut.streamId) == fanOut)
         {
-            senders.remove(sender.streamId);
+            fanOuts.remove(fanOut.streamId);
         }
     }
 
     boolean isEmpty()
     {
-        return senders.isEmpty() && null == replayProvider;
+        return fanOuts.isEmpty() && null == replayProvider;
     }
 
     boolean servesReplays()
@@ -115,19 +115,19 @@ final class PublisherEndpoint
             onReplayRequest(event, subscribe, remote, nowNs);
             return;
         }
-        final PublicationSender sender = senders.get(subscribe.streamId());
-        if (null == sender)
+        final PublicationFanOut fanOut = fanOuts.get(subscribe.streamId());
+        if (null == fanOut)
         {
             reject(request, "unknown stream " + subscribe.streamId() + " at " + address);
             return;
         }
-        final String refusal = sender.validate(subscribe, remote);
+        final String refusal = fanOut.validate(subscribe, remote);
         if (null != refusal)
         {
             reject(request, refusal);
             return;
         }
-        accept(event, subscribe, sender, remote, nowNs);
+        accept(event, subscribe, fanOut, remote, nowNs);
     }
 
     private void onReplayRequest(
@@ -161,50 +161,50 @@ final class PublisherEndpoint
             reject(request, "replay of stream " + streamId + " could not start: " + ex.getMessage());
             return;
         }
-        final PublicationSender sender = publication.sender;
+        final PublicationFanOut fanOut = publication.fanOut;
         // The replay's subscriber joins at the publication's first frame, which carries sequence 'from'.
         final SubscribeHandshake.Request join = new SubscribeHandshake.Request(streamId, subscribe.ringStag(),
             subscribe.ringAddress(), subscribe.ringCapacity(), SlowConsumerPolicy.BLOCK.ordinal(), -1, 0, 0, 0,
             subscribe.name(), 0, -1, -1, "");
-        final String refusal = sender.validate(join, remote);
+        final String refusal = fanOut.validate(join, remote);
         if (null != refusal)
         {
             publication.close();
             reject(request, refusal);
             return;
         }
-        accept(event, join, sender, remote, nowNs);
+        accept(event, join, fanOut, remote, nowNs);
         replayProvider.onReplayStarted(publication, from, subscribe.replayTo());
     }
 
     private void accept(
         final ConnectionEvent event,
         final SubscribeHandshake.Request subscribe,
-        final PublicationSender sender,
+        final PublicationFanOut fanOut,
         final String remote,
         final long nowNs)
     {
         final ConnectRequest request = event.request();
-        final long[] join = sender.joinPoint(subscribe);
+        final JoinPolicy.JoinPoint join = fanOut.joinPoint(subscribe);
         final CompletionQueue cq = rnic.createCompletionQueue(1024);
-        final QueuePair qp = sender.protectionDomain().createQueuePair(
+        final QueuePair qp = fanOut.protectionDomain().createQueuePair(
             new QueuePairAttributes().completionQueue(cq).sendQueueDepth(1024).receiveQueueDepth(1));
-        final MemoryRegion credit = sender.protectionDomain().registerMemory(RdmaSubscriberLink.newCreditSlot(),
+        final MemoryRegion credit = fanOut.protectionDomain().registerMemory(RdmaSubscriberLink.newCreditSlot(),
             Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         final String name = subscribe.name() + "@" + remote;
-        final long subscriberId = sender.nextSubscriberId();
+        final long subscriberId = fanOut.nextSubscriberId();
         final RdmaSubscriberLink link = new RdmaSubscriberLink(name, subscribe,
-            conductor.counters().subscriberPosition(sender.publication.registrationId, sender.channel,
-            sender.sessionId, subscriberId, name),
-            conductor.counters().subscriberLag(sender.publication.registrationId, sender.channel, sender.sessionId,
+            conductor.counters().subscriberPosition(fanOut.publication.registrationId, fanOut.channel,
+            fanOut.sessionId, subscriberId, name),
+            conductor.counters().subscriberLag(fanOut.publication.registrationId, fanOut.channel, fanOut.sessionId,
             subscriberId, name),
-            qp, cq, sender.logRegion(), credit, remote);
-        link.join(join[0], nowNs);
-        sender.addLink(link, subscribe);
-        conductor.track(qp, sender, link);
-        final SubscribeHandshake.Reply reply = new SubscribeHandshake.Reply(sender.sessionId,
-            sender.log.termLength, join[0], join[1], credit.stag(), credit.address(), join[2], join[3],
-            sender.replayEndpoint);
+            qp, cq, fanOut.logRegion(), credit, remote);
+        link.join(join.position(), nowNs);
+        fanOut.addLink(link, subscribe);
+        conductor.track(qp, fanOut, link);
+        final SubscribeHandshake.Reply reply = new SubscribeHandshake.Reply(fanOut.sessionId,
+            fanOut.log.termLength, join.position(), join.sequence(), credit.stag(), credit.address(), join.gapFrom(),
+            join.gapTo(), fanOut.replayEndpoint);
         request.accept(qp, new ConnectionParameters().privateData(SubscribeHandshake.encode(reply)));
     }
 

@@ -192,14 +192,23 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
         return RingDescriptor.SUBSCRIBER_CLOSED == credit.getIntVolatile(CREDIT_STATUS_OFFSET);
     }
 
-    /**
-     * A transport failure or a malformed credit seen since the last check.
-     *
-     * @return the failure, or null.
-     */
+    @Override
     String failure()
     {
         return failure;
+    }
+
+    @Override
+    void onRetired()
+    {
+        // Nothing to release here: when the connection is over, the conductor closes the credit slot.
+    }
+
+    @Override
+    boolean isDrained()
+    {
+        // Writes from the log may still be queued until the connection is over.
+        return qp.state().isFinal();
     }
 
     @Override

@@ -164,6 +164,23 @@ abstract class SubscriberLink
     abstract void close(String reason, int status);
 
     /**
+     * A transport failure or malformed credit seen since the last check: the subscriber must be dropped.
+     *
+     * @return the failure, or null.
+     */
+    abstract String failure();
+
+    /** Called once when the publication stops serving this subscriber, after {@link #close}. */
+    abstract void onRetired();
+
+    /**
+     * Is the transport done with the publication's log? Until then a closing publication keeps its log.
+     *
+     * @return true when nothing more will be read from the log for this subscriber.
+     */
+    abstract boolean isDrained();
+
+    /**
      * Send what is published and fits the subscriber's ring.
      *
      * @return work done.

@@ -15,7 +15,6 @@
  */
 package io.warpbus.iwarp;
 
-import io.warpbus.common.IdleStrategies;
 import io.warpbus.iwarp.mpa.CrcPolicy;
 import io.warpbus.iwarp.mpa.Fpdu;
 import io.warpbus.iwarp.mpa.MpaSettings;

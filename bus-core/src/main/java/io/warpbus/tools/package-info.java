@@ -14,8 +14,11 @@
  * limitations under the License.
  */
 /**
- * Command-line tools behind the {@code warpbus} launcher: {@code rping} (a client and server compatible with
- * rdma-core's librdmacm rping example) and, in later layers, the bus and journal tools. Tools are thin: they parse
- * options, drive the public API and print results; nothing here is used by the library itself.
+ * Command-line tools behind the {@code warpbus} launcher: {@code rping} ({@link io.warpbus.tools.Rping}, a client
+ * and server compatible with rdma-core's librdmacm rping example), {@code pub} and {@code sub} (publish and
+ * receive on a bus channel, with checksums to compare), {@code record} (the standalone journal recorder and replay
+ * service), {@code journal} (read a journal directory) and {@code stat} (a bus's counters and error log, read from
+ * another process). Tools are thin: they parse options, drive the public API and print results; nothing here is
+ * used by the library itself.
  */
 package io.warpbus.tools;

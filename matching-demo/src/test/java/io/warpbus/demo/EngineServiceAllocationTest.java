@@ -22,11 +22,11 @@ import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
-import io.warpbus.common.IdleStrategies;
 import io.warpbus.demo.client.LoadClient;
 import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.demo.marketdata.MarketDataClient;
+import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;

@@ -18,8 +18,8 @@ package io.warpbus.bus.status;
 import io.warpbus.iwarp.RnicCounters;
 
 /**
- * Type ids of the counters the bus allocates, so readers such as {@link StatTool} can group, sort and interpret
- * counters without relying on their labels or on counter ids (which depend on allocation order).
+ * Type ids of the counters the bus allocates, so readers such as the {@code warpbus stat} tool can group, sort and
+ * interpret counters without relying on their labels or on counter ids (which depend on allocation order).
  * <p>
  * Ranges: {@code 0} is Agrona's default type id (counters allocated without a type); {@code 100} is the iWARP
  * engine's {@link RnicCounters#TYPE_ID}; {@code 200..299} belong to the bus and are defined here.

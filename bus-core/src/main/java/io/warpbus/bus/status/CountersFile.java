@@ -39,7 +39,7 @@ import org.agrona.concurrent.status.CountersReader;
 
 /**
  * The memory-mapped file {@code <dir>/counters.dat} holding the bus's counters and distinct error log, written by
- * one owner process and readable by any number of other processes (see {@link StatTool}).
+ * one owner process and readable by any number of other processes (such as the {@code warpbus stat} tool).
  * <p>
  * Owner side: {@link #create(Path)} replaces any stale file and exposes {@link #countersManager()},
  * {@link #errorLog()} and {@link #heartbeat(long)}. Reader side: {@link #mapExisting(Path)} validates the file and
@@ -156,6 +156,7 @@ public final class CountersFile implements AutoCloseable
     private final CountersReader countersReader;
     private final CountersManager countersManager;
     private final DistinctErrorLog errorLog;
+    /** Identity of the file on disk (device and inode on Linux) when it was mapped. */
     private final Object fileKey;
     private boolean closed;
 
@@ -586,12 +587,15 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
-     * Identity of the file on disk (device and inode on Linux) when it was mapped, to tell whether the file now at
-     * {@link #file()} is the one mapped or a replacement.
+     * Has another file replaced the mapped one at {@link #file()} (the owner restarted)? A file deleted and not yet
+     * replaced does not count.
+     *
+     * @return true when the file now at {@link #file()} is not the one mapped.
      */
-    Object fileKey()
+    public boolean isReplacedOnDisk()
     {
-        return fileKey;
+        final Object onDisk = fileKey(file);
+        return null != onDisk && !onDisk.equals(fileKey);
     }
 
     static Object fileKey(final Path file)

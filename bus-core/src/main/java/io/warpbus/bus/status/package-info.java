@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 /**
- * The bus's counters and error log in shared memory, and the {@code stat} tool that reads them from another
- * process, in the manner of Aeron's CnC file and {@code AeronStat}.
+ * The bus's counters and error log in shared memory, which the {@code stat} tool reads from another process, in
+ * the manner of Aeron's CnC file and {@code AeronStat}.
  * <p>
  * One process, the <em>owner</em>, creates {@code <dir>/counters.dat} with {@link io.warpbus.bus.status.CountersFile}
  * and allocates counters in it; any other process maps the file read-only and reads the counters, the distinct
@@ -40,6 +40,6 @@
  * their counter id, which depends on allocation order. {@link io.warpbus.bus.status.SystemCounterDescriptor} ids
  * are stable across releases and never reused.
  * <p>
- * From a shell: {@code ./warpbus stat --dir DIR} (see {@link io.warpbus.bus.status.StatTool}).
+ * From a shell: {@code ./warpbus stat --dir DIR} (the tool is {@code io.warpbus.tools.StatTool}).
  */
 package io.warpbus.bus.status;

@@ -20,7 +20,6 @@ import java.util.HashSet;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
-import io.warpbus.common.IdleStrategies;
 import io.warpbus.gateway.metrics.GatewayMetrics;
 import io.warpbus.gateway.security.Authenticator;
 import io.warpbus.gateway.security.CredentialStore;
@@ -30,6 +29,7 @@ import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
 import io.warpbus.gateway.session.SessionCoreContext;
+import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.concurrent.SystemEpochClock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -22,10 +22,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.Bus;
-import io.warpbus.common.IdleStrategies;
 import io.warpbus.demo.AppCounters;
 import io.warpbus.demo.DemoProcess;
 import io.warpbus.demo.Options;
+import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;

@@ -21,10 +21,10 @@ import java.util.concurrent.CountDownLatch;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
-import io.warpbus.common.IdleStrategies;
 import io.warpbus.demo.DemoProcess;
 import io.warpbus.demo.Options;
 import io.warpbus.demo.Stats;
+import io.warpbus.iwarp.IdleStrategies;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;

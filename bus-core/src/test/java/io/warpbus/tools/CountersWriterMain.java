@@ -13,12 +13,17 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.bus.status;
+package io.warpbus.tools;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import io.warpbus.bus.status.CountersFile;
+import io.warpbus.bus.status.RecordingErrorHandler;
+import io.warpbus.bus.status.StreamCounters;
+import io.warpbus.bus.status.SystemCounterDescriptor;
+import io.warpbus.bus.status.SystemCounters;
 import org.agrona.concurrent.status.CountersManager;
 
 /**

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.bus.status;
+package io.warpbus.tools;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -34,6 +34,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.bus.status.CountersFile;
+import io.warpbus.bus.status.CountersFilePatch;
+import io.warpbus.bus.status.RecordingErrorHandler;
+import io.warpbus.bus.status.StreamCounters;
+import io.warpbus.bus.status.SystemCounterDescriptor;
+import io.warpbus.bus.status.SystemCounters;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -165,7 +171,7 @@ class StatToolTest
         {
             owner.heartbeat(System.currentTimeMillis() - 60_000);
             final long deadPid = Integer.MAX_VALUE - 1L;
-            CountersFileTest.patchLong(owner.file(), CountersFile.PID_OFFSET, deadPid);
+            CountersFilePatch.ownerPid(owner.file(), deadPid);
             assertEquals(0, run("--dir", dir.toString(), "--count", "1"));
             assertTrue(out().contains("pid " + deadPid + " is not running"), out());
         }
@@ -269,7 +275,7 @@ class StatToolTest
             final String errors = out();
             assertTrue(errors.contains("2 observations from "), errors);
             assertTrue(errors.contains("java.lang.IllegalStateException: " + CountersWriterMain.ERROR_MESSAGE), errors);
-            assertTrue(errors.contains("at io.warpbus.bus.status.CountersWriterMain.main"), errors);
+            assertTrue(errors.contains("at io.warpbus.tools.CountersWriterMain.main"), errors);
             assertTrue(errors.endsWith("1 distinct errors observed." + System.lineSeparator()), errors);
 
             try (CountersFile reader = CountersFile.mapExisting(dir))

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.common;
+package io.warpbus.iwarp;
 
 import java.util.concurrent.TimeUnit;
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.bus.status;
+package io.warpbus.tools;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -21,6 +21,8 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+
+import io.warpbus.bus.status.CountersFile;
 
 /**
  * {@code warpbus stat}: print the counters and the distinct error log of a running (or dead) bus from its
@@ -217,8 +219,7 @@ public final class StatTool
         {
             return current;
         }
-        final Object onDisk = CountersFile.fileKey(current.file());
-        if (null == onDisk || onDisk.equals(current.fileKey()))
+        if (!current.isReplacedOnDisk())
         {
             return current;
         }

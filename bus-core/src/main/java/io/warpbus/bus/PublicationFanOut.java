@@ -15,34 +15,26 @@
  */
 package io.warpbus.bus;
 
-import java.io.IOException;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileLock;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.bus.protocol.SubscribeHandshake;
 import io.warpbus.bus.status.SystemCounterDescriptor;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * The publisher's conductor-side half of a publication. Each duty cycle it advances the published position over
- * committed frames (stamping each data frame with the next stream sequence, in log order), zeroes the log a term
- * ahead of the writers, sends every subscriber what fits its ring, enforces each subscriber's slow-consumer policy
- * and liveness, and sets the writers' limit.
+ * Fans one publication's log out to its subscribers and the bus's frame observers, on the conductor's thread. Each
+ * duty cycle it has the log sequenced ({@link LogSequencer}), zeroes the log a term ahead of the writers, sends
+ * every subscriber what fits its ring, enforces each subscriber's slow-consumer policy and liveness, and sets the
+ * writers' limit. Who may join, and where, is the {@link JoinPolicy}'s decision; IPC subscribers are found by the
+ * {@link IpcRendezvous}; each kind of {@link SubscriberLink} moves its own bytes and reports its own failures.
  */
-final class PublicationSender
+final class PublicationFanOut implements IpcRendezvous.Admission
 {
-    private static final int SCAN_LIMIT = 4096;
     private static final int CLEAN_CHUNK = 64 * 1024;
 
     final Publication publication;
@@ -52,23 +44,21 @@ final class PublicationSender
     final int sessionId;
     final BusConductor conductor;
     final ArrayList<SubscriberLink> links = new ArrayList<>();
-    private final ArrayList<io.warpbus.iwarp.QueuePair> draining = new ArrayList<>();
+    /** Retired links whose transport may still read the log. */
+    private final ArrayList<SubscriberLink> draining = new ArrayList<>();
     private final BusContext context;
     private final int keyOffset;
     private final int keyLength;
-    private final long dropLag;
-    private final long maxDropLag;
-    private final int maxSubscribers;
     private final AtomicCounter positionCounter;
     private final AtomicCounter limitCounter;
     private final AtomicCounter messagesOut;
     private final AtomicCounter bytesOut;
-    private final AtomicCounter systemMessages;
-    private final AtomicCounter systemBytes;
     private final long registrationId;
     private final BusCounters counters;
-    private final long initialSequence;
-    private long nextSequence;
+    private final LogSequencer sequencer;
+    private final JoinPolicy joinPolicy;
+    /** IPC only: where subscribers' rings are found; null over iWARP. */
+    private final IpcRendezvous ipc;
     private long subscriberIds = 1;
     private long cleanProgress;
     private boolean closing;
@@ -77,17 +67,9 @@ final class PublicationSender
     /** Where this stream's recorder serves replays, as the last recorder to subscribe announced; or empty. */
     String replayEndpoint = "";
     private long closeDeadlineNs;
-
-    // IPC rendezvous
-    private final Path ipcStream;
-    private final UnsafeBuffer generation;
-    private final FileLock ipcLock;
-    private final Set<Path> ipcFiles = new HashSet<>();
-    private long lastGeneration = -1;
-    private long nextIpcScanNs;
     private long observedPosition;
 
-    PublicationSender(final BusConductor conductor, final Publication publication, final BusCounters counters)
+    PublicationFanOut(final BusConductor conductor, final Publication publication, final BusCounters counters)
     {
         this.conductor = conductor;
         this.context = conductor.context();
@@ -99,31 +81,20 @@ final class PublicationSender
         this.counters = counters;
         this.keyOffset = channel.conflationKeyOffset();
         this.keyLength = channel.conflationKeyLength();
-        this.maxDropLag = log.windowLength - 2L * log.termLength;
-        this.dropLag = Math.min(channel.size("lag", 0 != context.dropLag() ? context.dropLag() :
-            log.windowLength / 2), maxDropLag);
-        this.maxSubscribers = context.maxSubscribers();
-        this.initialSequence = channel.number("initial-sequence", 0);
-        this.nextSequence = initialSequence;
+        final long dropLag = channel.size("lag", 0 != context.dropLag() ? context.dropLag() : log.windowLength / 2);
+        final long initialSequence = channel.number("initial-sequence", 0);
         this.registrationId = publication.registrationId;
         this.positionCounter = counters.publisherPosition(registrationId, channel, sessionId);
         this.limitCounter = counters.publisherLimit(registrationId, channel, sessionId);
         this.messagesOut = counters.messagesOut(registrationId, channel);
         this.bytesOut = counters.bytesOut(registrationId, channel);
-        this.systemMessages = counters.system(SystemCounterDescriptor.MESSAGES_SENT);
-        this.systemBytes = counters.system(SystemCounterDescriptor.BYTES_SENT);
-        if (channel.isIpc())
-        {
-            ipcStream = IpcDirectory.streamDirectory(context.ipcDirectory(), streamId);
-            ipcLock = IpcDirectory.lockPublisher(ipcStream, streamId);
-            generation = IpcDirectory.mapGeneration(ipcStream);
-        }
-        else
-        {
-            ipcStream = null;
-            ipcLock = null;
-            generation = null;
-        }
+        this.sequencer = new LogSequencer(log, initialSequence, positionCounter, messagesOut, bytesOut,
+            counters.system(SystemCounterDescriptor.MESSAGES_SENT),
+            counters.system(SystemCounterDescriptor.BYTES_SENT));
+        this.joinPolicy = new JoinPolicy(streamId, sessionId, log, sequencer, keyLength, dropLag,
+            context.maxSubscribers(), links);
+        this.ipc = channel.isIpc() ? new IpcRendezvous(context.ipcDirectory(), streamId, channel.toString(),
+            context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this) : null;
     }
 
     /**
@@ -166,7 +137,7 @@ final class PublicationSender
      */
     void sendNow()
     {
-        if (closing || 0 == scan())
+        if (closing || 0 == sequencer.scan())
         {
             return;
         }
@@ -188,13 +159,13 @@ final class PublicationSender
     {
         if (!draining.isEmpty())
         {
-            draining.removeIf((qp) -> qp.state().isFinal());
+            draining.removeIf(SubscriberLink::isDrained);
         }
-        int work = scan();
+        int work = sequencer.scan();
         work += clean();
-        if (null != ipcStream && nowNs - nextIpcScanNs >= 0)
+        if (null != ipc)
         {
-            work += pollIpcSubscribers(nowNs, nowMs);
+            work += ipc.poll(nowNs, nowMs);
         }
         final long published = log.published.get();
         boolean connected = false;
@@ -248,46 +219,6 @@ final class PublicationSender
             finishClosing(nowNs, published);
         }
         return work;
-    }
-
-    /**
-     * Advance the published position over committed frames, stamping sequences in log order.
-     */
-    private int scan()
-    {
-        final UnsafeBuffer buffer = log.buffer;
-        final long ceiling = log.cleanPosition;
-        long position = log.published.get();
-        int frames = 0;
-        int messages = 0;
-        long bytes = 0;
-        while (position < ceiling && frames < SCAN_LIMIT)
-        {
-            final int offset = log.offset(position);
-            final int length = FrameDescriptor.frameLengthVolatile(buffer, offset);
-            if (length <= 0)
-            {
-                break;
-            }
-            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
-            {
-                FrameDescriptor.sequence(buffer, offset, nextSequence++);
-                messages++;
-                bytes += length - FrameDescriptor.HEADER_LENGTH;
-            }
-            position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
-            frames++;
-        }
-        if (frames > 0)
-        {
-            log.published.lazySet(position);
-            positionCounter.setOrdered(position);
-            messagesOut.getAndAddOrdered(messages);
-            bytesOut.getAndAddOrdered(bytes);
-            systemMessages.getAndAddOrdered(messages);
-            systemBytes.getAndAddOrdered(bytes);
-        }
-        return frames;
     }
 
     /**
@@ -347,9 +278,10 @@ final class PublicationSender
 
     private String checkLink(final SubscriberLink link, final long published, final long nowNs)
     {
-        if (link instanceof RdmaSubscriberLink && null != ((RdmaSubscriberLink)link).failure())
+        final String failure = link.failure();
+        if (null != failure)
         {
-            return ((RdmaSubscriberLink)link).failure();
+            return failure;
         }
         if (nowNs - link.lastHeardNs > context.livenessTimeoutNs())
         {
@@ -379,30 +311,13 @@ final class PublicationSender
     {
         if (links.remove(link))
         {
-            if (link instanceof RdmaSubscriberLink)
+            if (!link.isDrained())
             {
-                draining.add(((RdmaSubscriberLink)link).qp);
+                draining.add(link);
             }
             counters.free(link.positionCounter);
             counters.free(link.lagCounter);
-            if (link instanceof IpcSubscriberLink)
-            {
-                final Path file = ((IpcSubscriberLink)link).file;
-                ipcFiles.remove(file);
-                if (IpcDirectory.isOrphan(file, System.currentTimeMillis(),
-                    TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs())))
-                {
-                    try
-                    {
-                        Files.deleteIfExists(file);
-                    }
-                    catch (final IOException ex)
-                    {
-                        conductor.onError(new BusException("cannot delete the ring of exited subscriber " + file +
-                            ": " + ex.getMessage(), ex));
-                    }
-                }
-            }
+            link.onRetired();
         }
     }
 
@@ -410,8 +325,10 @@ final class PublicationSender
     // Joining
 
     /**
-     * Validate a subscription request and settle where it joins.
+     * Validate a subscription request.
      *
+     * @param request what the subscriber asks for.
+     * @param remote  where it connects from, or null (IPC).
      * @return the reason to refuse, or null.
      */
     String validate(final SubscribeHandshake.Request request, final String remote)
@@ -420,104 +337,18 @@ final class PublicationSender
         {
             return "publication on stream " + streamId + " is closing";
         }
-        if (null == SlowConsumerPolicy.fromCode(request.policy()))
-        {
-            return "unknown slow-consumer policy code " + request.policy();
-        }
-        if (request.dropLag() < 0 || request.dropAfterNs() < 0)
-        {
-            return "negative drop lag " + request.dropLag() + " or lag-timeout " + request.dropAfterNs() + " ns";
-        }
-        if (SlowConsumerPolicy.CONFLATE == SlowConsumerPolicy.fromCode(request.policy()) && 0 == keyLength)
-        {
-            return "stream " + streamId + " does not allow conflation (the publication declares no conflation-key)";
-        }
-        try
-        {
-            BusContext.checkSizes("subscriber ", log.termLength, log.windowLength, request.ringCapacity());
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            return ex.getMessage();
-        }
-        int active = 0;
-        for (final SubscriberLink link : links)
-        {
-            if (SubscriberLink.CLOSED != link.state)
-            {
-                active++;
-                if (request.name().equals(link.clientName))
-                {
-                    return "duplicate subscription '" + request.name() + "' on stream " + streamId +
-                        " (already connected" + (null != remote ? ", new request from " + remote : "") + ")";
-                }
-            }
-        }
-        if (active >= maxSubscribers)
-        {
-            return "publication on stream " + streamId + " already serves " + active + " subscribers (the limit)";
-        }
-        return null;
+        return joinPolicy.refusal(request, remote);
     }
 
     /**
-     * Where a subscriber joins. A first-time subscriber (no resume point) joins live. A resuming one asks for the
-     * sequence after the last one it read: of this session, it resumes there while the retained log holds it; of
-     * another session, it resumes by sequence when this publication continues the stream ({@code
-     * initial-sequence} given), else from this session's first frame, the stream having started again. A drop
-     * subscriber resumes only from within its drop lag (further back it would be dropped again at once): it joins
-     * live instead. Whatever it asked for and does not get is reported as a gap, to fill from the journal.
+     * Where a validated subscriber joins: see {@link JoinPolicy#joinPoint}.
      *
-     * @return {position, sequence, gapFrom, gapTo}.
+     * @param request what the subscriber asks for.
+     * @return where it joins.
      */
-    long[] joinPoint(final SubscribeHandshake.Request request)
+    JoinPolicy.JoinPoint joinPoint(final SubscribeHandshake.Request request)
     {
-        final long published = log.published.get();
-        if (request.resumeSequence() < 0)
-        {
-            return new long[] { published, nextSequence, -1, -1 };
-        }
-        final long resumeSequence = request.resumeSession() == sessionId || initialSequence > 0 ?
-            request.resumeSequence() : initialSequence;
-        if (resumeSequence >= nextSequence)
-        {
-            return new long[] { published, nextSequence, -1, -1 };
-        }
-        final long earliest = SlowConsumerPolicy.DROP == SlowConsumerPolicy.fromCode(request.policy()) ?
-            published - dropLagFor(request) : Long.MIN_VALUE;
-        final UnsafeBuffer buffer = log.buffer;
-        // Not the oldest term: the cleaner zeroes it next, perhaps before this subscriber's connection is up.
-        long position = Math.max(0, log.cleanPosition - log.windowLength + log.termLength);
-        while (position < published)
-        {
-            final int offset = log.offset(position);
-            final int length = FrameDescriptor.frameLength(buffer, offset);
-            if (length < FrameDescriptor.MIN_FRAME_LENGTH)
-            {
-                break;
-            }
-            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
-            {
-                final long sequence = FrameDescriptor.sequence(buffer, offset);
-                if (sequence >= resumeSequence)
-                {
-                    if (position < earliest)
-                    {
-                        break;
-                    }
-                    final boolean gap = sequence > resumeSequence;
-                    return new long[] { position, sequence, gap ? resumeSequence : -1, gap ? sequence - 1 : -1 };
-                }
-            }
-            position += FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
-        }
-        return new long[] { published, nextSequence, resumeSequence, nextSequence - 1 };
-    }
-
-    private long dropLagFor(final SubscribeHandshake.Request request)
-    {
-        // The publisher's retained log bounds how far behind anyone may fall, whatever they asked for.
-        return Math.min(0 != request.dropLag() ? request.dropLag() : dropLag, maxDropLag);
+        return joinPolicy.joinPoint(request);
     }
 
     private static String checkReplayEndpoint(final String endpoint)
@@ -560,106 +391,37 @@ final class PublicationSender
                     request.announce() + "' announced by " + request.name() + ": " + problem));
             }
         }
-        link.dropLag = dropLagFor(request);
+        link.dropLag = joinPolicy.dropLagFor(request);
         link.dropAfterNs = request.dropAfterNs();
         links.add(link);
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // IPC
-
-    private int pollIpcSubscribers(final long nowNs, final long nowMs)
+    @Override
+    public String refusal(final SubscribeHandshake.Request request)
     {
-        nextIpcScanNs = nowNs + context.heartbeatIntervalNs() / 4;
-        final long current = generation.getLongVolatile(0);
-        if (current == lastGeneration)
-        {
-            return 0;
-        }
-        lastGeneration = current;
-        int attached = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(ipcStream,
-            IpcDirectory.RING_PREFIX + "*" + IpcDirectory.RING_SUFFIX))
-        {
-            for (final Path file : files)
-            {
-                if (!ipcFiles.contains(file) && attachIpc(file, nowNs, nowMs))
-                {
-                    attached++;
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            conductor.onError(new BusException("cannot list IPC rings in " + ipcStream + ": " + ex.getMessage(), ex));
-        }
-        return attached;
+        return validate(request, null);
     }
 
-    private boolean attachIpc(final Path file, final long nowNs, final long nowMs)
+    @Override
+    public void admit(
+        final Path file,
+        final MappedByteBuffer mapped,
+        final int capacity,
+        final SubscribeHandshake.Request request,
+        final long nowNs,
+        final long nowMs)
     {
-        final MappedByteBuffer mapped;
-        try
-        {
-            mapped = IpcDirectory.mapRing(file);
-        }
-        catch (final RuntimeException ex)
-        {
-            return false;
-        }
-        final UnsafeBuffer ring = new UnsafeBuffer(mapped);
-        if (ring.capacity() <= RingDescriptor.TRAILER_LENGTH)
-        {
-            org.agrona.IoUtil.unmap(mapped);
-            return false;
-        }
-        final int capacity = ring.capacity() - RingDescriptor.TRAILER_LENGTH;
-        if (RingDescriptor.SUBSCRIBER_READY != ring.getIntVolatile(capacity +
-            RingDescriptor.SUBSCRIBER_STATUS_OFFSET) ||
-            RingDescriptor.PUBLISHER_NONE != ring.getIntVolatile(capacity + RingDescriptor.PUBLISHER_STATUS_OFFSET))
-        {
-            org.agrona.IoUtil.unmap(mapped);
-            return false;
-        }
-        final String name = file.getFileName().toString();
-        final int policy = ring.getInt(capacity + RingDescriptor.POLICY_OFFSET);
-        final SubscribeHandshake.Request request = new SubscribeHandshake.Request(
-            ring.getInt(capacity + RingDescriptor.STREAM_ID_OFFSET), 0, 0,
-            ring.getInt(capacity + RingDescriptor.CAPACITY_OFFSET), policy,
-            ring.getLong(capacity + RingDescriptor.RESUME_SEQUENCE_OFFSET),
-            ring.getInt(capacity + RingDescriptor.PUBLISHER_SESSION_OFFSET),
-            ring.getLong(capacity + RingDescriptor.DROP_LAG_OFFSET),
-            ring.getLong(capacity + RingDescriptor.DROP_AFTER_OFFSET), name, 0, -1, -1,
-            RingDescriptor.replayEndpoint(ring, capacity));
-        String refusal = request.ringCapacity() != capacity ?
-            "ring file holds " + capacity + " bytes of frames but declares " + request.ringCapacity() : null;
-        if (null == refusal && request.streamId() != streamId)
-        {
-            refusal = "ring declares stream " + request.streamId() + " in the directory of stream " + streamId;
-        }
-        if (null == refusal)
-        {
-            refusal = validate(request, null);
-        }
-        ipcFiles.add(file);
-        if (null != refusal)
-        {
-            IpcSubscriberLink.reject(ring, capacity, refusal);
-            conductor.onError(new BusException("publication " + channel + " refused IPC subscriber " + name + ": " +
-                refusal));
-            org.agrona.IoUtil.unmap(mapped);
-            return false;
-        }
-        final long[] join = joinPoint(request);
-        final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(policy), capacity,
-            counters.subscriberPosition(registrationId, channel, sessionId, subscriberIds, name),
-            counters.subscriberLag(registrationId, channel, sessionId, subscriberIds++, name),
-            file, mapped, log.buffer);
+        final JoinPolicy.JoinPoint join = joinPolicy.joinPoint(request);
+        final String name = request.name();
+        final long subscriberId = nextSubscriberId();
+        final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(request.policy()),
+            capacity, counters.subscriberPosition(registrationId, channel, sessionId, subscriberId, name),
+            counters.subscriberLag(registrationId, channel, sessionId, subscriberId, name),
+            file, mapped, log.buffer, ipc);
         addLink(link, request);
-        RingDescriptor.putReplayEndpoint(ring, capacity, replayEndpoint);
-        link.attach(sessionId, join[0], join[1], join[2], join[3], nowNs, nowMs);
+        RingDescriptor.putReplayEndpoint(link.ring(), capacity, replayEndpoint);
+        link.attach(sessionId, join.position(), join.sequence(), join.gapFrom(), join.gapTo(), nowNs, nowMs);
         conductor.countConnection();
-        return true;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -682,7 +444,7 @@ final class PublicationSender
         }
         // The log stays registered until the connections that wrote from it are over: their last writes may still
         // be queued.
-        draining.removeIf((qp) -> qp.state().isFinal());
+        draining.removeIf(SubscriberLink::isDrained);
         return draining.isEmpty();
     }
 
@@ -714,15 +476,10 @@ final class PublicationSender
         counters.free(messagesOut);
         counters.free(bytesOut);
         counters.free(publication.backPressureEvents);
-        if (null != ipcLock)
+        if (null != ipc)
         {
-            CloseHelper.quietClose(ipcLock.channel());
+            ipc.release();
         }
-    }
-
-    int keyLength()
-    {
-        return keyLength;
     }
 
     io.warpbus.iwarp.ProtectionDomain protectionDomain()
@@ -738,6 +495,6 @@ final class PublicationSender
     @Override
     public String toString()
     {
-        return "PublicationSender{" + channel + ", session=" + sessionId + ", links=" + links.size() + '}';
+        return "PublicationFanOut{" + channel + ", session=" + sessionId + ", links=" + links.size() + '}';
     }
 }

@@ -30,9 +30,9 @@ import java.util.regex.Pattern;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.engine.EngineContext;
-import io.warpbus.demo.engine.EngineMain;
-import io.warpbus.demo.engine.EngineService;
+import io.warpbus.demo.service.EngineContext;
+import io.warpbus.demo.service.EngineMain;
+import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.engine.EngineContext;
-import io.warpbus.demo.engine.EngineService;
+import io.warpbus.demo.service.EngineContext;
+import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;

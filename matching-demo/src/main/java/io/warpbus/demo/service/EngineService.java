@@ -60,9 +60,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * greets a new subscriber with a heartbeat.
  * <p>
  * <b>Event sourcing.</b> With a {@link EngineContext#journalDirectory(java.nio.file.Path) journal directory}, every
- * inbound order-entry message is journaled before it is processed, with recovery snapshots every
- * {@link EngineContext#recoverySnapshotIntervalNs(long) interval} and on close ({@link EngineRecovery}). On
- * construction the service restores the newest snapshot, if any, and replays the journal after it without
+ * inbound order-entry message is journaled before it is processed, with checkpoints every
+ * {@link EngineContext#checkpointIntervalNs(long) interval} and on close ({@link EngineRecovery}). On
+ * construction the service restores the newest checkpoint, if any, and replays the journal after it without
  * publishing anything, reaching the state (books, accounts, order ids, exec ids, market-data sequences) of the
  * process that wrote the journal, whatever way that process ended.
  */
@@ -95,7 +95,7 @@ public final class EngineService implements Agent
     private final MessageHeaderEncoder marketDataHeader = new MessageHeaderEncoder();
     private final EpochNanoClock epochClock;
     private final NanoClock nanoClock;
-    private long nextRecoverySnapshotNs;
+    private long nextCheckpointNs;
     private long nextSnapshotNs;
     private long nextHeartbeatNs;
 
@@ -173,7 +173,7 @@ public final class EngineService implements Agent
         final long nowNs = nanoClock.nanoTime();
         nextSnapshotNs = nowNs + context.snapshotIntervalNs();
         nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
-        nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs();
+        nextCheckpointNs = nowNs + context.checkpointIntervalNs();
     }
 
     @Override
@@ -214,10 +214,10 @@ public final class EngineService implements Agent
             context.counters().heartbeat(System.currentTimeMillis());
             work++;
         }
-        if (null != recovery.journal() && nowNs - nextRecoverySnapshotNs >= 0)
+        if (null != recovery.journal() && nowNs - nextCheckpointNs >= 0)
         {
-            nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs();
-            if (takeRecoverySnapshot())
+            nextCheckpointNs = nowNs + context.checkpointIntervalNs();
+            if (takeCheckpoint())
             {
                 work++;
             }
@@ -235,7 +235,7 @@ public final class EngineService implements Agent
     @Override
     public void onClose()
     {
-        takeRecoverySnapshot();
+        takeCheckpoint();
         closeAll();
     }
 
@@ -252,17 +252,17 @@ public final class EngineService implements Agent
     }
 
     /**
-     * Write a recovery snapshot of the state now, unless one exists for the last journaled message; on the
-     * service's thread (the duty cycle does it every {@link EngineContext#recoverySnapshotIntervalNs(long)}). A
-     * failure is recorded in the error log and leaves the older snapshots in place.
+     * Write a checkpoint of the state now, unless one exists for the last journaled message; on the service's
+     * thread (the duty cycle does it every {@link EngineContext#checkpointIntervalNs(long)}). A failure is recorded
+     * in the error log and leaves the older checkpoints in place.
      *
-     * @return true if a snapshot was written; false also when not journaling.
+     * @return true if a checkpoint was written; false also when not journaling.
      */
-    public boolean takeRecoverySnapshot()
+    public boolean takeCheckpoint()
     {
         try
         {
-            return recovery.takeSnapshot(engine, output, instruments);
+            return recovery.takeCheckpoint(engine, output, instruments);
         }
         catch (final RuntimeException ex)
         {
@@ -282,17 +282,17 @@ public final class EngineService implements Agent
     }
 
     /**
-     * Journal sequence of the recovery snapshot restored at start-up.
+     * Journal sequence of the checkpoint restored at start-up.
      *
      * @return the sequence, -1 when none was restored (an empty or absent journal, or a replay from the start).
      */
-    public long recoveredSnapshotSequence()
+    public long recoveredCheckpointSequence()
     {
-        return recovery.recoveredSnapshotSequence();
+        return recovery.recoveredCheckpointSequence();
     }
 
     /**
-     * Journaled messages replayed at start-up, after the restored snapshot.
+     * Journaled messages replayed at start-up, after the restored checkpoint.
      *
      * @return the count.
      */

@@ -15,7 +15,6 @@
  */
 package io.warpbus.demo.service;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +23,6 @@ import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.FragmentAssembler;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
-import io.warpbus.marketdata.sbe.HeartbeatEncoder;
-import io.warpbus.marketdata.sbe.MessageHeaderEncoder;
 import io.warpbus.matching.engine.MatchingEngine;
 import org.HdrHistogram.Recorder;
 import org.agrona.CloseHelper;
@@ -33,14 +30,13 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The matching engine on the bus: one duty cycle that drives the bus (in {@code INVOKER} mode), polls the
  * order-entry streams, runs each command through the {@link MatchingEngine} and publishes what it caused, then, at
- * their deadlines, the market-data snapshot cycle and the heartbeats. Single-threaded and allocation free in steady
- * state: everything is preallocated, the clocks are read once per message or cycle.
+ * their deadlines, the market-data snapshot cycle, the {@link Heartbeats} and the checkpoints. Single-threaded and
+ * allocation free in steady state: everything is preallocated, the clocks are read once per message or cycle.
  * <pre>
  *   order entry (stream 1001: the default route's clients; one stream per gateway route)
  *        |  NewOrder / CancelOrder / ReplaceOrder / ResendRequest (SBE schema 2)
@@ -58,6 +54,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <b>Routes.</b> Reports go back on the report stream of the order's origin ({@link EngineContext}); each route
  * counts its own exec ids, holds its recent reports, answers resend requests from its own order-entry stream and
  * greets a new subscriber with a heartbeat.
+ * <p>
+ * This class wires the parts and runs the duty cycle; each job lives in its own class (see the package).
  * <p>
  * <b>Event sourcing.</b> With a {@link EngineContext#journalDirectory(java.nio.file.Path) journal directory}, every
  * inbound order-entry message is journaled before it is processed, with checkpoints every
@@ -83,21 +81,16 @@ public final class EngineService implements Agent
     private final EngineOutput output;
     private final ReportRoute[] routes;
     private final MarketDataSnapshots snapshots;
-    private final OutboundStream marketData;
-    private final ReportHeartbeats dropCopyHeartbeats;
+    private final Heartbeats heartbeats;
     private final List<OutboundStream> streams = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Subscription[] orderEntry;
     private final FragmentAssembler[] assemblers;
     private final int[] orderEntryRoute;
-    private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-    private final HeartbeatEncoder marketDataHeartbeat = new HeartbeatEncoder();
-    private final MessageHeaderEncoder marketDataHeader = new MessageHeaderEncoder();
     private final EpochNanoClock epochClock;
     private final NanoClock nanoClock;
     private long nextCheckpointNs;
     private long nextSnapshotNs;
-    private long nextHeartbeatNs;
 
     /**
      * Build the service: the engine with its instruments and accounts, the subscriptions and publications, and the
@@ -135,12 +128,13 @@ public final class EngineService implements Agent
                     stream(gatewayRoutes.get(i).reportChannel(), counters.reportStream(origin)),
                     counters.resentReports, context.reportHistory());
             }
-            marketData = stream(context.marketDataChannel(), counters.marketDataStream);
+            final OutboundStream marketData = stream(context.marketDataChannel(), counters.marketDataStream);
             final OutboundStream snapshotStream = stream(context.snapshotChannel(), counters.snapshotStream);
             final OutboundStream dropCopy = null == context.dropCopyChannel() ? null :
                 stream(context.dropCopyChannel(), counters.dropCopyStream());
 
-            dropCopyHeartbeats = null == dropCopy ? null : new ReportHeartbeats(dropCopy);
+            heartbeats = new Heartbeats(marketData, routes, dropCopy, context.counters(), epochClock,
+                context.heartbeatIntervalNs());
             output = new EngineOutput(instruments, routes, dropCopy, marketData, counters.executionReports,
                 counters.trades, counters.rejects);
             engine = new MatchingEngine(new MatchingEngine.Context()
@@ -172,7 +166,7 @@ public final class EngineService implements Agent
         }
         final long nowNs = nanoClock.nanoTime();
         nextSnapshotNs = nowNs + context.snapshotIntervalNs();
-        nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
+        heartbeats.schedule(nowNs);
         nextCheckpointNs = nowNs + context.checkpointIntervalNs();
     }
 
@@ -186,15 +180,7 @@ public final class EngineService implements Agent
             output.route(orderEntryRoute[i]);
             work += orderEntry[i].poll(assemblers[i], FRAGMENT_LIMIT);
         }
-        final ReportRoute[] routes = this.routes;
-        for (final ReportRoute route : routes)
-        {
-            work += route.greetSubscribers(epochClock.nanoTime());
-        }
-        if (null != dropCopyHeartbeats)
-        {
-            work += dropCopyHeartbeats.greetSubscribers(epochClock.nanoTime(), 0);
-        }
+        work += heartbeats.greetSubscribers();
         work += output.continueResend(RESEND_BATCH);
 
         final long nowNs = nanoClock.nanoTime();
@@ -207,13 +193,7 @@ public final class EngineService implements Agent
             }
             work++;
         }
-        if (nowNs - nextHeartbeatNs >= 0)
-        {
-            nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
-            heartbeats(epochClock.nanoTime());
-            context.counters().heartbeat(System.currentTimeMillis());
-            work++;
-        }
+        work += heartbeats.onDeadline(nowNs);
         if (null != recovery.journal() && nowNs - nextCheckpointNs >= 0)
         {
             nextCheckpointNs = nowNs + context.checkpointIntervalNs();
@@ -406,25 +386,6 @@ public final class EngineService implements Agent
         closeables.add(orderEntry[index]);
         assemblers[index] = new FragmentAssembler(handler);
         orderEntryRoute[index] = route;
-    }
-
-    private void heartbeats(final long epochNs)
-    {
-        if (marketData.isConnected())
-        {
-            marketDataHeartbeat.wrapAndApplyHeader(heartbeatBuffer, 0, marketDataHeader).timestamp(epochNs);
-            marketData.publish(heartbeatBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH +
-                marketDataHeartbeat.encodedLength());
-        }
-        for (final ReportRoute route : routes)
-        {
-            route.heartbeat(epochNs);
-        }
-        if (null != dropCopyHeartbeats)
-        {
-            // The drop copy interleaves routes, each with its own exec ids: its heartbeats name none.
-            dropCopyHeartbeats.heartbeat(epochNs, 0);
-        }
     }
 
     private OutboundStream stream(final String channel, final AtomicCounter[] streamCounters)

@@ -17,8 +17,12 @@
  * Market data over the bus: the SBE schema {@code sbe/market-data.xml} (codecs generated at build time into
  * {@code io.warpbus.marketdata.sbe}), the conflation key of a message
  * ({@link io.warpbus.marketdata.MarketDataMessages}), a seeded generator of realistic traffic
- * ({@link io.warpbus.marketdata.MarketDataGenerator}) and a one-line printer
- * ({@link io.warpbus.marketdata.MarketDataPrinter}).
+ * ({@link io.warpbus.marketdata.MarketDataGenerator}, the sample feed {@code warpbus pub} publishes) and a one-line
+ * printer ({@link io.warpbus.marketdata.MarketDataPrinter}, which {@code warpbus journal} prints with).
+ * <p>
+ * This is the one {@code marketdata} package: the messages and what reads, writes or prints them. Processes that
+ * publish or consume market data (the matching demo's engine service and subscriber, the gateway) live in their own
+ * modules and use it.
  * <p>
  * Every instrument-scoped message carries its {@code instrumentId} (uint32) at body offset 0, right after the
  * 8-byte message header, so the bus reads a conflation key without decoding the message.

@@ -36,8 +36,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.warpbus.demo.client.LoadClientMain;
-import io.warpbus.demo.engine.EngineMain;
-import io.warpbus.demo.marketdata.MarketDataMain;
+import io.warpbus.demo.service.EngineMain;
+import io.warpbus.demo.subscriber.MarketDataMain;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 

@@ -30,9 +30,9 @@ import java.util.regex.Pattern;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.engine.EngineContext;
-import io.warpbus.demo.engine.EngineMain;
-import io.warpbus.demo.engine.EngineService;
+import io.warpbus.demo.service.EngineContext;
+import io.warpbus.demo.service.EngineMain;
+import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
@@ -47,14 +47,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The engine process killed with {@code kill -9} in the middle of an order stream, then started again on its
- * journal: a real {@link EngineMain} JVM (journal on, recovery snapshots every 200 ms) fed over iWARP by a load client
+ * journal: a real {@link EngineMain} JVM (journal on, checkpoints every 200 ms) fed over iWARP by a load client
  * in this JVM. After the kill the client reads whatever reports reached it; the restarted engine prints what it
  * recovered. No accepted order may be lost: exec ids are numbered 1, 2, 3... in processing order, replay takes them
  * again, so the recovered last exec id must cover every report the client received (and the client must have seen
  * no gap). The client keeps running across the restart: the reports it never got, of commands journaled before the
  * kill, are sent again on its resend request, so that in the end it holds every exec id exactly once. The recovered
  * state hash must equal that of a reference replay of the same journal from its first message in this JVM, without
- * snapshots.
+ * checkpoints.
  */
 @Timeout(240)
 class EngineCrashRecoveryTest
@@ -130,7 +130,7 @@ class EngineCrashRecoveryTest
             " reports received");
         // The restarted engine's greeting tells the client which reports it never got (those of commands journaled
         // before the kill whose reports died with the engine); it asks for them, and the engine, which rebuilt them
-        // from its snapshot and journal, sends them again.
+        // from its checkpoint and journal, sends them again.
         final long resendDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while ((client.resentReports() < lastExecId - reports || client.isRepairing()) &&
             System.nanoTime() - resendDeadline < 0)
@@ -152,19 +152,19 @@ class EngineCrashRecoveryTest
             " sent); restarted: " + recovered + "; resent " + client.resentReports() + " reports on " +
             client.resendRequests() + " request(s)");
         final long journalSequence = Long.parseLong(recovered.get("journal-sequence"));
-        final long snapshotSequence = Long.parseLong(recovered.get("snapshot-sequence"));
+        final long checkpointSequence = Long.parseLong(recovered.get("snapshot-sequence"));
         assertTrue(acked <= journalSequence + 1 && journalSequence + 1 <= sent, "journaled " + (journalSequence + 1) +
             " messages: at least the " + acked + " answered, at most the " + sent + " sent");
-        assertTrue(snapshotSequence >= 0, "a periodic snapshot was restored: " + recovered);
-        assertEquals(journalSequence - snapshotSequence, Long.parseLong(recovered.get("replayed")),
-            "the journal after the snapshot replayed");
+        assertTrue(checkpointSequence >= 0, "a periodic checkpoint was restored: " + recovered);
+        assertEquals(journalSequence - checkpointSequence, Long.parseLong(recovered.get("replayed")),
+            "the journal after the checkpoint replayed");
 
         try (Bus bus = DemoRig.bus(dir, "reference"))
         {
             final EngineService replay = new EngineService(referenceContext(bus, reference));
             try
             {
-                assertEquals(-1, replay.recoveredSnapshotSequence(), "the reference starts from nothing");
+                assertEquals(-1, replay.recoveredCheckpointSequence(), "the reference starts from nothing");
                 assertEquals(journalSequence + 1, replay.replayedMessages());
                 assertEquals(Long.toHexString(replay.engine().stateHash()), recovered.get("state-hash"),
                     "state hash: restarted engine against the reference replay");
@@ -190,7 +190,7 @@ class EngineCrashRecoveryTest
             .snapshotChannel(rig.snapshots)
             .instruments(DemoProcess.instruments(INSTRUMENTS))
             .journalDirectory(journal)
-            .recoverySnapshotIntervalNs(TimeUnit.HOURS.toNanos(1));
+            .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
         for (final int accountId : LoadProfile.tradingDay(INSTRUMENTS, 1).accountIds())
         {
             context.account(accountId, LoadProfile.tradingDay(INSTRUMENTS, 1).riskLimits());

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.engine.EngineContext;
-import io.warpbus.demo.engine.EngineService;
+import io.warpbus.demo.service.EngineContext;
+import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;
@@ -45,9 +45,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Deterministic recovery in one process: a seeded order stream through the engine service over the bus with its
- * journal on, then fresh services built on what it left: the final snapshot; a copy of the journal taken before the
- * service closed, holding a snapshot from half way and the journal after it; and that copy without snapshots, replayed
- * from the first message. All must reach the state hash, last order id and last exec id of the service that ran.
+ * journal on, then fresh services built on what it left: the final checkpoint; a copy of the journal taken before
+ * the service closed, holding a checkpoint from half way and the journal after it; and that copy without checkpoints,
+ * replayed from the first message. All must reach the state hash, last order id and last exec id of the service that
+ * ran.
  */
 @Timeout(120)
 class EngineRecoveryTest
@@ -69,7 +70,7 @@ class EngineRecoveryTest
     }
 
     @Test
-    void shouldRecoverTheSameStateFromSnapshotAndJournalOrFromTheJournalAlone() throws Exception
+    void shouldRecoverTheSameStateFromCheckpointAndJournalOrFromTheJournalAlone() throws Exception
     {
         final DemoRig rig = new DemoRig();
         final Path journal = dir.resolve("journal");
@@ -82,18 +83,18 @@ class EngineRecoveryTest
         final LoadClient client = new LoadClient(
             clientBus, rig.orders, rig.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
 
-        boolean snapshotTaken = false;
+        boolean checkpointTaken = false;
         while (!client.isDone() || client.acked() < client.sent())
         {
             DemoRig.checkInterrupted();
             engine.doWork();
             client.doWork();
-            if (!snapshotTaken && client.acked() > COMMANDS / 2)
+            if (!checkpointTaken && client.acked() > COMMANDS / 2)
             {
-                snapshotTaken = engine.takeRecoverySnapshot();
+                checkpointTaken = engine.takeCheckpoint();
             }
         }
-        assertTrue(snapshotTaken, "a snapshot half way");
+        assertTrue(checkpointTaken, "a checkpoint half way");
         final long hash = engine.engine().stateHash();
         final long lastOrderId = engine.engine().lastOrderId();
         final long lastExecId = engine.lastExecId();
@@ -110,14 +111,14 @@ class EngineRecoveryTest
         deleteTree(journalOnly.resolve("engine-snapshots"));
 
         final Recovered fromFinal = recover(profile, journal, "final");
-        assertEquals(journalSequence, fromFinal.snapshotSequence, "the final snapshot covers the whole journal");
+        assertEquals(journalSequence, fromFinal.checkpointSequence, "the final checkpoint covers the whole journal");
         assertEquals(0, fromFinal.replayed);
         final Recovered fromHalf = recover(profile, crashImage, "half");
-        assertTrue(fromHalf.snapshotSequence > 0 && fromHalf.snapshotSequence < journalSequence,
-            "snapshot from half way: " + fromHalf.snapshotSequence);
-        assertEquals(journalSequence - fromHalf.snapshotSequence, fromHalf.replayed, "the tail replayed");
+        assertTrue(fromHalf.checkpointSequence > 0 && fromHalf.checkpointSequence < journalSequence,
+            "checkpoint from half way: " + fromHalf.checkpointSequence);
+        assertEquals(journalSequence - fromHalf.checkpointSequence, fromHalf.replayed, "the tail replayed");
         final Recovered fromStart = recover(profile, journalOnly, "start");
-        assertEquals(-1, fromStart.snapshotSequence);
+        assertEquals(-1, fromStart.checkpointSequence);
         assertEquals(journalSequence + 1, fromStart.replayed, "the whole journal replayed");
 
         for (final Recovered recovered : List.of(fromFinal, fromHalf, fromStart))
@@ -132,7 +133,7 @@ class EngineRecoveryTest
     }
 
     @Test
-    void shouldRefuseToRecoverUnderInstrumentsOrRiskLimitsOtherThanTheSnapshots() throws Exception
+    void shouldRefuseToRecoverUnderInstrumentsOrRiskLimitsOtherThanTheCheckpoints() throws Exception
     {
         final Path journal = dir.resolve("journal");
         counters = new AppCounters(dir.resolve("engine-app"));
@@ -177,7 +178,7 @@ class EngineRecoveryTest
             final EngineService service = new EngineService(context(bus, new DemoRig(), profile, journal));
             try
             {
-                return new Recovered(name, service.recoveredSnapshotSequence(), service.replayedMessages(),
+                return new Recovered(name, service.recoveredCheckpointSequence(), service.replayedMessages(),
                     service.journalSequence(), service.engine().stateHash(), service.engine().lastOrderId(),
                     service.lastExecId(), heldReports(service));
             }
@@ -219,7 +220,7 @@ class EngineRecoveryTest
             .snapshotChannel(rig.snapshots)
             .instruments(profile.instruments())
             .journalDirectory(journal)
-            .recoverySnapshotIntervalNs(TimeUnit.HOURS.toNanos(1));
+            .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
         for (final int accountId : profile.accountIds())
         {
             context.account(accountId, profile.riskLimits());
@@ -260,7 +261,7 @@ class EngineRecoveryTest
     private static final class Recovered
     {
         final String name;
-        final long snapshotSequence;
+        final long checkpointSequence;
         final long replayed;
         final long journalSequence;
         final long hash;
@@ -269,12 +270,12 @@ class EngineRecoveryTest
         final byte[] heldReports;
 
         @SuppressWarnings("checkstyle:parameternumber")
-        Recovered(final String name, final long snapshotSequence, final long replayed, final long journalSequence,
+        Recovered(final String name, final long checkpointSequence, final long replayed, final long journalSequence,
             final long hash, final long lastOrderId, final long lastExecId, final byte[] heldReports)
         {
             this.heldReports = heldReports;
             this.name = name;
-            this.snapshotSequence = snapshotSequence;
+            this.checkpointSequence = checkpointSequence;
             this.replayed = replayed;
             this.journalSequence = journalSequence;
             this.hash = hash;

@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.engine.EngineContext;
-import io.warpbus.demo.engine.EngineService;
-import io.warpbus.demo.marketdata.MarketDataClient;
+import io.warpbus.demo.service.EngineContext;
+import io.warpbus.demo.service.EngineService;
+import io.warpbus.demo.subscriber.MarketDataClient;
 import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.matching.load.LoadProfile;
 import org.agrona.CloseHelper;
@@ -51,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Orders, execution reports and market data go over iWARP; the snapshot stream goes over IPC here, because the
  * iWARP transport itself allocates a few hundred bytes a second while it sends the snapshot cycles' bursts of
  * large messages (seen in this test: about 700 bytes a window with snapshots every 100 ms over iWARP, none with
- * the same snapshots over IPC), which is bus-core's to fix, not the engine's. Recovery snapshots (a whole-state
+ * the same snapshots over IPC), which is bus-core's to fix, not the engine's. Checkpoints (a whole-state
  * write every few seconds, off the per-message path) are set beyond the test's length.
  */
 @Timeout(180)
@@ -95,7 +95,7 @@ class EngineServiceAllocationTest
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("t.snap", 10)))
             .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("t.hb", 100000)))
             .journalDirectory(dir.resolve("journal"))
-            .recoverySnapshotIntervalNs(TimeUnit.HOURS.toNanos(1));
+            .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
         for (final int accountId : profile.accountIds())
         {
             context.account(accountId, profile.riskLimits());

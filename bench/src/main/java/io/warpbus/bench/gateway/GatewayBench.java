@@ -47,7 +47,7 @@ import java.util.regex.Pattern;
 
 import io.warpbus.bench.BenchReport;
 import io.warpbus.demo.DemoProcess;
-import io.warpbus.demo.engine.EngineMain;
+import io.warpbus.demo.service.EngineMain;
 import io.warpbus.gateway.GatewayApplication;
 import io.warpbus.gateway.client.GatewayLoad;
 import io.warpbus.matching.Instrument;

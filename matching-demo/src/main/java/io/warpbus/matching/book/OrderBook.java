@@ -206,8 +206,8 @@ public interface OrderBook
     void forEachOrder(OrderVisitor visitor);
 
     /**
-     * Put an order back at the back of its price level without any event, when restoring a snapshot. Orders must
-     * come in the priority order {@link #forEachOrder(OrderVisitor)} gave them.
+     * Put an order back at the back of its price level without any event, when restoring an encoded engine state.
+     * Orders must come in the priority order {@link #forEachOrder(OrderVisitor)} gave them.
      *
      * @param orderId        engine-assigned id.
      * @param clientOrderId  the account's id for the order.
@@ -230,7 +230,7 @@ public interface OrderBook
         long filledQuantity);
 
     /**
-     * Set the last trade price and id when restoring a snapshot.
+     * Set the last trade price and id when restoring an encoded engine state.
      *
      * @param lastTradePrice as {@link #lastTradePrice()} returned.
      * @param lastTradeId    as {@link #lastTradeId()} returned.

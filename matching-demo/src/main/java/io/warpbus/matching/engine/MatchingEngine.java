@@ -335,13 +335,13 @@ public final class MatchingEngine implements CommandHandler
     }
 
     /**
-     * Bytes {@link #snapshot(MutableDirectBuffer, int)} will write now.
+     * Bytes {@link #encodeState(MutableDirectBuffer, int)} will write now.
      *
-     * @return the length of a snapshot of the current state.
+     * @return the length of the current state, encoded.
      */
-    public int snapshotLength()
+    public int encodedStateLength()
     {
-        return EngineSnapshot.length(this);
+        return EngineStateCodec.length(this);
     }
 
     /**
@@ -349,39 +349,39 @@ public final class MatchingEngine implements CommandHandler
      * positions, every resting order in priority order, last trade prices and ids, the last order id. Not for the
      * hot path.
      *
-     * @param buffer to write to, with room for {@link #snapshotLength()} bytes (or expandable).
+     * @param buffer to write to, with room for {@link #encodedStateLength()} bytes (or expandable).
      * @param offset where to start.
      * @return bytes written.
      */
-    public int snapshot(final MutableDirectBuffer buffer, final int offset)
+    public int encodeState(final MutableDirectBuffer buffer, final int offset)
     {
-        return EngineSnapshot.write(this, buffer, offset);
+        return EngineStateCodec.write(this, buffer, offset);
     }
 
     /**
-     * Load a snapshot into this engine, which must have no instruments and no accounts yet. Afterwards the engine
-     * continues exactly as the one that wrote the snapshot would have: same state hash, same events for the same
-     * commands. Emits no events.
+     * Load a state written by {@link #encodeState(MutableDirectBuffer, int)} into this engine, which must have no
+     * instruments and no accounts yet. Afterwards the engine continues exactly as the one that wrote the state would
+     * have: same state hash, same events for the same commands. Emits no events.
      *
-     * @param buffer holding a snapshot.
+     * @param buffer holding an encoded state.
      * @param offset where it starts.
      * @return bytes read.
      * @throws IllegalStateException    if the engine is not empty.
-     * @throws IllegalArgumentException if the snapshot is malformed or its recorded state hash does not match; the
+     * @throws IllegalArgumentException if the encoded state is malformed or its recorded state hash does not match; the
      *                                  engine is then partly restored and must be discarded.
      */
-    public int restore(final DirectBuffer buffer, final int offset)
+    public int restoreState(final DirectBuffer buffer, final int offset)
     {
         if (instruments.length > 0 || accounts.length > 0)
         {
             throw new IllegalStateException("restore needs an engine with no instruments or accounts");
         }
 
-        return EngineSnapshot.read(this, buffer, offset);
+        return EngineStateCodec.read(this, buffer, offset);
     }
 
     /**
-     * Instruments defined, or restored from a snapshot.
+     * Instruments defined, or restored from an encoded state.
      *
      * @return the count.
      */
@@ -407,7 +407,7 @@ public final class MatchingEngine implements CommandHandler
     }
 
     /**
-     * Accounts defined, or restored from a snapshot.
+     * Accounts defined, or restored from an encoded state.
      *
      * @return the count.
      */

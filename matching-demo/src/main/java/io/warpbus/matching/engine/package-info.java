@@ -18,7 +18,7 @@
  * calls, validates them, applies per-account pre-trade risk (maximum order quantity, maximum notional, price band,
  * position limit), hands accepted ones to the instrument's book and keeps live orders and positions in step with the
  * resulting execution reports. It is single-threaded and deterministic, exposes a state hash for recovery checks, and
- * writes and restores a binary snapshot of its whole state. Wiring it to the bus (decoding commands, encoding events)
- * happens outside this package.
+ * encodes and restores its whole state ({@code EngineStateCodec}), which the engine service's checkpoints carry.
+ * Wiring it to the bus (decoding commands, encoding events) happens outside this package.
  */
 package io.warpbus.matching.engine;

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class SnapshotTest
+class EngineStateCodecTest
 {
     private static final int STEPS_BEFORE = 1_500;
     private static final int STEPS_AFTER = 1_500;
@@ -53,8 +53,8 @@ class SnapshotTest
         originalLog.drain();
 
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
-        final int length = original.snapshot(buffer, OFFSET);
-        assertEquals(original.snapshotLength(), length);
+        final int length = original.encodeState(buffer, OFFSET);
+        assertEquals(original.encodedStateLength(), length);
 
         final EventLog directLog = new EventLog();
         final EventLog naiveLog = new EventLog();
@@ -62,7 +62,7 @@ class SnapshotTest
         final MatchingEngine naive = restore(NaiveOrderBook::new, naiveLog, buffer, length);
         assertEquals(original.stateHash(), direct.stateHash());
         assertEquals(original.stateHash(), naive.stateHash());
-        assertTrue(original.book(1).orderCount() + original.book(2).orderCount() > 10, "a snapshot worth testing");
+        assertTrue(original.book(1).orderCount() + original.book(2).orderCount() > 10, "a state worth testing");
         for (final int accountId : new int[]{ 1, 2, 3, 4, TestEngines.TIGHT_ACCOUNT })
         {
             assertEquals(original.liveOrderCount(accountId), direct.liveOrderCount(accountId));
@@ -90,21 +90,21 @@ class SnapshotTest
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
         final MatchingEngine original = TestEngines.newEngine(
             DirectOrderBook::new, SelfTradePrevention.CANCEL_RESTING, 64, new EventLog());
-        original.snapshot(buffer, 0);
+        original.encodeState(buffer, 0);
 
         final MatchingEngine busy = TestEngines.newEngine(
             DirectOrderBook::new, SelfTradePrevention.CANCEL_RESTING, 64, new EventLog());
-        assertThrows(IllegalStateException.class, () -> busy.restore(buffer, 0));
+        assertThrows(IllegalStateException.class, () -> busy.restoreState(buffer, 0));
     }
 
     @Test
-    void shouldDetectASnapshotThatDoesNotRestoreTheRecordedState()
+    void shouldDetectAnEncodedStateThatDoesNotRestoreTheRecordedState()
     {
         final MatchingEngine original = TestEngines.newEngine(
             DirectOrderBook::new, SelfTradePrevention.CANCEL_RESTING, 64, new EventLog());
         CommandScript.run("new c1 a1 BUY LIMIT GTC 100 10", original, 1);
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[original.snapshotLength()]);
-        final int length = original.snapshot(buffer, 0);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[original.encodedStateLength()]);
+        final int length = original.encodeState(buffer, 0);
 
         final int lastOrderQuantityOffset = length - 8 - (8 + 8 + 4) - 16;
         assertEquals(10, buffer.getLong(lastOrderQuantityOffset, ByteOrder.LITTLE_ENDIAN));
@@ -127,7 +127,7 @@ class SnapshotTest
     {
         final MatchingEngine engine = TestEngines.emptyEngine(factory, SelfTradePrevention.CANCEL_RESTING, 64, log);
         final int offset = buffer instanceof ExpandableArrayBuffer ? OFFSET : 0;
-        assertEquals(length, engine.restore(buffer, offset));
+        assertEquals(length, engine.restoreState(buffer, offset));
         return engine;
     }
 }

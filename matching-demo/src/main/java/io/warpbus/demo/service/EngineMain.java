@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -46,8 +46,10 @@ import org.agrona.concurrent.AgentRunner;
  * {@code --drop-copy} adds a stream with every report of every route.
  * <p>
  * With {@code --journal DIR} every order-entry message is journaled before it is processed and the engine recovers
- * its state from {@code DIR} on start (newest recovery snapshot plus the journal after it), printing
- * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}.
+ * its state from {@code DIR} on start (newest checkpoint plus the journal after it), printing
+ * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}. The option
+ * {@code --recovery-snapshot-interval-ms} sets the checkpoint interval and the line's {@code snapshot-sequence} is the
+ * restored checkpoint's journal sequence: both keep the names scripts already use.
  * Every option also reads from the system property {@code warpbus.demo.NAME}. Prints {@code READY engine ...} with
  * its metrics URL, a {@code STATS engine ...} line every interval, and {@code STOPPED engine ...} when its parent
  * says {@code stop} on standard input or goes away.
@@ -103,7 +105,7 @@ public final class EngineMain
             .bookCapacity((int)options.number("book-capacity", 64 * 1024, 16, 16 * 1024 * 1024))
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("snapshot-interval-ms", 1000, 10,
             3_600_000)))
-            .recoverySnapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
+            .checkpointIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
             10_000, 10, 86_400_000)));
         final String journal = options.string("journal", "off");
         context.journalDirectory("off".equals(journal) ? null : Path.of(journal));
@@ -227,7 +229,7 @@ public final class EngineMain
     private static void printRecovered(final String journal, final EngineService service)
     {
         System.out.println("RECOVERED engine journal=" + journal + " snapshot-sequence=" +
-            service.recoveredSnapshotSequence() + " replayed=" + service.replayedMessages() + " journal-sequence=" +
+            service.recoveredCheckpointSequence() + " replayed=" + service.replayedMessages() + " journal-sequence=" +
             service.journalSequence() + " last-order-id=" + service.engine().lastOrderId() + " last-exec-id=" +
             service.lastExecId() + " state-hash=" + Long.toHexString(service.engine().stateHash()));
         System.out.flush();

@@ -13,9 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +23,6 @@ import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.FragmentAssembler;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
-import io.warpbus.marketdata.sbe.HeartbeatEncoder;
-import io.warpbus.marketdata.sbe.MessageHeaderEncoder;
 import io.warpbus.matching.engine.MatchingEngine;
 import org.HdrHistogram.Recorder;
 import org.agrona.CloseHelper;
@@ -33,14 +30,13 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The matching engine on the bus: one duty cycle that drives the bus (in {@code INVOKER} mode), polls the
  * order-entry streams, runs each command through the {@link MatchingEngine} and publishes what it caused, then, at
- * their deadlines, the market-data snapshot cycle and the heartbeats. Single-threaded and allocation free in steady
- * state: everything is preallocated, the clocks are read once per message or cycle.
+ * their deadlines, the market-data snapshot cycle, the {@link Heartbeats} and the checkpoints. Single-threaded and
+ * allocation free in steady state: everything is preallocated, the clocks are read once per message or cycle.
  * <pre>
  *   order entry (stream 1001: the default route's clients; one stream per gateway route)
  *        |  NewOrder / CancelOrder / ReplaceOrder / ResendRequest (SBE schema 2)
@@ -59,10 +55,12 @@ import org.agrona.concurrent.status.AtomicCounter;
  * counts its own exec ids, holds its recent reports, answers resend requests from its own order-entry stream and
  * greets a new subscriber with a heartbeat.
  * <p>
+ * This class wires the parts and runs the duty cycle; each job lives in its own class (see the package).
+ * <p>
  * <b>Event sourcing.</b> With a {@link EngineContext#journalDirectory(java.nio.file.Path) journal directory}, every
- * inbound order-entry message is journaled before it is processed, with recovery snapshots every
- * {@link EngineContext#recoverySnapshotIntervalNs(long) interval} and on close ({@link EngineRecovery}). On
- * construction the service restores the newest snapshot, if any, and replays the journal after it without
+ * inbound order-entry message is journaled before it is processed, with checkpoints every
+ * {@link EngineContext#checkpointIntervalNs(long) interval} and on close ({@link EngineRecovery}). On
+ * construction the service restores the newest checkpoint, if any, and replays the journal after it without
  * publishing anything, reaching the state (books, accounts, order ids, exec ids, market-data sequences) of the
  * process that wrote the journal, whatever way that process ended.
  */
@@ -83,21 +81,16 @@ public final class EngineService implements Agent
     private final EngineOutput output;
     private final ReportRoute[] routes;
     private final MarketDataSnapshots snapshots;
-    private final OutboundStream marketData;
-    private final ReportHeartbeats dropCopyHeartbeats;
+    private final Heartbeats heartbeats;
     private final List<OutboundStream> streams = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Subscription[] orderEntry;
     private final FragmentAssembler[] assemblers;
     private final int[] orderEntryRoute;
-    private final UnsafeBuffer heartbeatBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-    private final HeartbeatEncoder marketDataHeartbeat = new HeartbeatEncoder();
-    private final MessageHeaderEncoder marketDataHeader = new MessageHeaderEncoder();
     private final EpochNanoClock epochClock;
     private final NanoClock nanoClock;
-    private long nextRecoverySnapshotNs;
+    private long nextCheckpointNs;
     private long nextSnapshotNs;
-    private long nextHeartbeatNs;
 
     /**
      * Build the service: the engine with its instruments and accounts, the subscriptions and publications, and the
@@ -135,12 +128,13 @@ public final class EngineService implements Agent
                     stream(gatewayRoutes.get(i).reportChannel(), counters.reportStream(origin)),
                     counters.resentReports, context.reportHistory());
             }
-            marketData = stream(context.marketDataChannel(), counters.marketDataStream);
+            final OutboundStream marketData = stream(context.marketDataChannel(), counters.marketDataStream);
             final OutboundStream snapshotStream = stream(context.snapshotChannel(), counters.snapshotStream);
             final OutboundStream dropCopy = null == context.dropCopyChannel() ? null :
                 stream(context.dropCopyChannel(), counters.dropCopyStream());
 
-            dropCopyHeartbeats = null == dropCopy ? null : new ReportHeartbeats(dropCopy);
+            heartbeats = new Heartbeats(marketData, routes, dropCopy, context.counters(), epochClock,
+                context.heartbeatIntervalNs());
             output = new EngineOutput(instruments, routes, dropCopy, marketData, counters.executionReports,
                 counters.trades, counters.rejects);
             engine = new MatchingEngine(new MatchingEngine.Context()
@@ -172,8 +166,8 @@ public final class EngineService implements Agent
         }
         final long nowNs = nanoClock.nanoTime();
         nextSnapshotNs = nowNs + context.snapshotIntervalNs();
-        nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
-        nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs();
+        heartbeats.schedule(nowNs);
+        nextCheckpointNs = nowNs + context.checkpointIntervalNs();
     }
 
     @Override
@@ -186,15 +180,7 @@ public final class EngineService implements Agent
             output.route(orderEntryRoute[i]);
             work += orderEntry[i].poll(assemblers[i], FRAGMENT_LIMIT);
         }
-        final ReportRoute[] routes = this.routes;
-        for (final ReportRoute route : routes)
-        {
-            work += route.greetSubscribers(epochClock.nanoTime());
-        }
-        if (null != dropCopyHeartbeats)
-        {
-            work += dropCopyHeartbeats.greetSubscribers(epochClock.nanoTime(), 0);
-        }
+        work += heartbeats.greetSubscribers();
         work += output.continueResend(RESEND_BATCH);
 
         final long nowNs = nanoClock.nanoTime();
@@ -207,17 +193,11 @@ public final class EngineService implements Agent
             }
             work++;
         }
-        if (nowNs - nextHeartbeatNs >= 0)
+        work += heartbeats.onDeadline(nowNs);
+        if (null != recovery.journal() && nowNs - nextCheckpointNs >= 0)
         {
-            nextHeartbeatNs = nowNs + context.heartbeatIntervalNs();
-            heartbeats(epochClock.nanoTime());
-            context.counters().heartbeat(System.currentTimeMillis());
-            work++;
-        }
-        if (null != recovery.journal() && nowNs - nextRecoverySnapshotNs >= 0)
-        {
-            nextRecoverySnapshotNs = nowNs + context.recoverySnapshotIntervalNs();
-            if (takeRecoverySnapshot())
+            nextCheckpointNs = nowNs + context.checkpointIntervalNs();
+            if (takeCheckpoint())
             {
                 work++;
             }
@@ -235,7 +215,7 @@ public final class EngineService implements Agent
     @Override
     public void onClose()
     {
-        takeRecoverySnapshot();
+        takeCheckpoint();
         closeAll();
     }
 
@@ -252,17 +232,17 @@ public final class EngineService implements Agent
     }
 
     /**
-     * Write a recovery snapshot of the state now, unless one exists for the last journaled message; on the
-     * service's thread (the duty cycle does it every {@link EngineContext#recoverySnapshotIntervalNs(long)}). A
-     * failure is recorded in the error log and leaves the older snapshots in place.
+     * Write a checkpoint of the state now, unless one exists for the last journaled message; on the service's
+     * thread (the duty cycle does it every {@link EngineContext#checkpointIntervalNs(long)}). A failure is recorded
+     * in the error log and leaves the older checkpoints in place.
      *
-     * @return true if a snapshot was written; false also when not journaling.
+     * @return true if a checkpoint was written; false also when not journaling.
      */
-    public boolean takeRecoverySnapshot()
+    public boolean takeCheckpoint()
     {
         try
         {
-            return recovery.takeSnapshot(engine, output, instruments);
+            return recovery.takeCheckpoint(engine, output, instruments);
         }
         catch (final RuntimeException ex)
         {
@@ -282,17 +262,17 @@ public final class EngineService implements Agent
     }
 
     /**
-     * Journal sequence of the recovery snapshot restored at start-up.
+     * Journal sequence of the checkpoint restored at start-up.
      *
      * @return the sequence, -1 when none was restored (an empty or absent journal, or a replay from the start).
      */
-    public long recoveredSnapshotSequence()
+    public long recoveredCheckpointSequence()
     {
-        return recovery.recoveredSnapshotSequence();
+        return recovery.recoveredCheckpointSequence();
     }
 
     /**
-     * Journaled messages replayed at start-up, after the restored snapshot.
+     * Journaled messages replayed at start-up, after the restored checkpoint.
      *
      * @return the count.
      */
@@ -406,25 +386,6 @@ public final class EngineService implements Agent
         closeables.add(orderEntry[index]);
         assemblers[index] = new FragmentAssembler(handler);
         orderEntryRoute[index] = route;
-    }
-
-    private void heartbeats(final long epochNs)
-    {
-        if (marketData.isConnected())
-        {
-            marketDataHeartbeat.wrapAndApplyHeader(heartbeatBuffer, 0, marketDataHeader).timestamp(epochNs);
-            marketData.publish(heartbeatBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH +
-                marketDataHeartbeat.encodedLength());
-        }
-        for (final ReportRoute route : routes)
-        {
-            route.heartbeat(epochNs);
-        }
-        if (null != dropCopyHeartbeats)
-        {
-            // The drop copy interleaves routes, each with its own exec ids: its heartbeats name none.
-            dropCopyHeartbeats.heartbeat(epochNs, 0);
-        }
     }
 
     private OutboundStream stream(final String channel, final AtomicCounter[] streamCounters)

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.nio.file.Path;
 
@@ -55,7 +55,7 @@ final class CommandJournal implements AutoCloseable
     {
         this.directory = directory;
         // No retention, whatever the JVM's journal properties say: recovery needs every command after the oldest
-        // snapshot it may fall back to.
+        // checkpoint it may fall back to.
         final Journal journal = Journal.open(new JournalContext().directory(directory).retentionCycles(0)
             .retentionDays(0));
         try
@@ -113,7 +113,7 @@ final class CommandJournal implements AutoCloseable
     /**
      * Deliver every record after a sequence, in order, to the end of the journal. Start-up only.
      *
-     * @param afterSequence the last sequence already applied (a snapshot's), -1 for all.
+     * @param afterSequence the last sequence already applied (a checkpoint's), -1 for all.
      * @param handler       receives each record.
      * @return records delivered.
      * @throws IllegalStateException when the journal does not hold every record after {@code afterSequence}.
@@ -124,7 +124,7 @@ final class CommandJournal implements AutoCloseable
         if (afterSequence > last)
         {
             throw new IllegalStateException("journal " + directory + " ends at sequence " + last +
-                ", before the snapshot's " + afterSequence + ": not the journal the snapshot was taken from");
+                ", before the checkpoint's " + afterSequence + ": not the journal the checkpoint was taken from");
         }
         if (afterSequence == last)
         {

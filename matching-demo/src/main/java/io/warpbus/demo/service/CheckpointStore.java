@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,24 +34,26 @@ import io.warpbus.matching.engine.MatchingEngine;
 import org.agrona.ExpandableDirectByteBuffer;
 
 /**
- * Recovery snapshots of the engine service, so that a restart replays only the journal written after the newest
- * one. Files {@code snapshot-<journal sequence>.bin} in one directory, little-endian:
+ * Checkpoints of the engine service, so that a restart replays only the journal written after the newest one. Files
+ * {@code snapshot-<journal sequence>.bin} in one directory, little-endian (the file names, the directory name
+ * {@code engine-snapshots} and the magic predate the word "checkpoint" and stay, so that existing journal directories
+ * still recover):
  * <pre>
  *   int magic "WBRS", int version
  *   long journalSequence   the last journal record applied to the state below (-1: none)
  *   int instrumentCount, then long market-data sequence per instrument, in the service's instrument order
- *   int engineLength, then the matching engine's own snapshot (EngineSnapshot, which checks its state hash)
+ *   int engineLength, then the matching engine's encoded state (EngineStateCodec, which checks its state hash)
  *   int routeCount, then per report route:
  *       int origin, long lastExecId,
  *       int reportCount, then the route's reports held for resend requests, oldest first, ending at lastExecId
  *   int CRC32C of everything above
  * </pre>
- * A snapshot is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
+ * A checkpoint is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
  * whole file or none; the newest {@value #KEEP} are kept. Loading takes the newest file that is whole (magic, length
  * and checksum) and falls back to older ones. Writing runs on the engine's thread between two commands and takes
  * as long as serialising the books (milliseconds for tens of thousands of orders); it is not the hot path.
  */
-final class RecoverySnapshots
+final class CheckpointStore
 {
     static final int MAGIC = 0x5352_4257;
     static final int VERSION = 3;
@@ -68,7 +70,7 @@ final class RecoverySnapshots
     private long lastWrittenSequence = Long.MIN_VALUE;
 
     /**
-     * What {@link #loadLatest} found; the engine snapshot stays in the loader's buffer until the next call.
+     * What {@link #loadLatest} found; the engine's encoded state stays in the loader's buffer until the next call.
      */
     static final class Loaded
     {
@@ -96,7 +98,7 @@ final class RecoverySnapshots
         }
     }
 
-    RecoverySnapshots(final Path directory)
+    CheckpointStore(final Path directory)
     {
         this.directory = directory;
         try
@@ -105,15 +107,15 @@ final class RecoverySnapshots
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create the snapshot directory " + directory, ex);
+            throw new UncheckedIOException("cannot create the checkpoint directory " + directory, ex);
         }
     }
 
     /**
-     * Write a snapshot of the state after journal record {@code journalSequence}, unless one was written for it.
+     * Write a checkpoint of the state after journal record {@code journalSequence}, unless one was written for it.
      *
      * @return true if a file was written.
-     * @throws UncheckedIOException when it cannot be written; older snapshots are untouched.
+     * @throws UncheckedIOException when it cannot be written; older checkpoints are untouched.
      */
     boolean write(
         final MatchingEngine engine,
@@ -138,7 +140,7 @@ final class RecoverySnapshots
             buffer.putLong(offset, instruments.sequence(i), ByteOrder.LITTLE_ENDIAN);
             offset += 8;
         }
-        final int engineLength = engine.snapshot(buffer, offset + 4);
+        final int engineLength = engine.encodeState(buffer, offset + 4);
         buffer.putInt(offset, engineLength, ByteOrder.LITTLE_ENDIAN);
         offset += 4 + engineLength;
         final ReportRoute[] routes = output.routes();
@@ -177,15 +179,15 @@ final class RecoverySnapshots
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write recovery snapshot " + file, ex);
+            throw new UncheckedIOException("cannot write checkpoint " + file, ex);
         }
         return true;
     }
 
     /**
-     * Load the newest whole snapshot into this object's buffer.
+     * Load the newest whole checkpoint into this object's buffer.
      *
-     * @return what was loaded, or null when there is no usable snapshot.
+     * @return what was loaded, or null when there is no usable checkpoint.
      */
     Loaded loadLatest()
     {
@@ -213,7 +215,7 @@ final class RecoverySnapshots
     }
 
     /**
-     * The snapshot directory.
+     * The checkpoint directory.
      *
      * @return the directory.
      */
@@ -328,7 +330,7 @@ final class RecoverySnapshots
     }
 
     /**
-     * Snapshot files, oldest first (names sort by sequence: fixed width).
+     * Checkpoint files, oldest first (names sort by sequence: fixed width).
      */
     private List<Path> files()
     {

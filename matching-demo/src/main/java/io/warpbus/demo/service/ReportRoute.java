@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.nio.ByteBuffer;
 
@@ -206,7 +206,7 @@ final class ReportRoute
     }
 
     /**
-     * Copy the held reports, oldest first, for a recovery snapshot.
+     * Copy the held reports, oldest first, for a checkpoint.
      *
      * @param buffer to copy into.
      * @param offset where.
@@ -224,7 +224,7 @@ final class ReportRoute
     }
 
     /**
-     * Take back the reports of a recovery snapshot, after {@link #lastExecId(long)}: they end at that exec id.
+     * Take back the reports of a checkpoint, after {@link #lastExecId(long)}: they end at that exec id.
      *
      * @param buffer holding them, oldest first.
      * @param offset where they start.

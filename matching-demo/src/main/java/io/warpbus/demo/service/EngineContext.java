@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ public final class EngineContext
     private long snapshotIntervalNs = TimeUnit.SECONDS.toNanos(1);
     private long heartbeatIntervalNs = TimeUnit.SECONDS.toNanos(1);
     private Path journalDirectory;
-    private long recoverySnapshotIntervalNs = TimeUnit.SECONDS.toNanos(10);
+    private long checkpointIntervalNs = TimeUnit.SECONDS.toNanos(10);
     private IdleStrategy retryIdle = new BackoffIdleStrategy(
         10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
     private EpochNanoClock epochClock = new OffsetEpochNanoClock();
@@ -416,8 +416,8 @@ public final class EngineContext
     }
 
     /**
-     * Journal every inbound order-entry message in this directory before processing it, write recovery
-     * snapshots under it, and recover from them on start; null (the default) for none.
+     * Journal every inbound order-entry message in this directory before processing it, write checkpoints under
+     * it, and recover from them on start; null (the default) for none.
      *
      * @param journalDirectory the directory, created if missing.
      * @return this.
@@ -439,25 +439,25 @@ public final class EngineContext
     }
 
     /**
-     * Interval of recovery snapshots, when journaling; one is also written on close.
+     * Interval of checkpoints, when journaling; one is also written on close.
      *
-     * @param recoverySnapshotIntervalNs nanoseconds.
+     * @param checkpointIntervalNs nanoseconds.
      * @return this.
      */
-    public EngineContext recoverySnapshotIntervalNs(final long recoverySnapshotIntervalNs)
+    public EngineContext checkpointIntervalNs(final long checkpointIntervalNs)
     {
-        this.recoverySnapshotIntervalNs = recoverySnapshotIntervalNs;
+        this.checkpointIntervalNs = checkpointIntervalNs;
         return this;
     }
 
     /**
-     * What {@link #recoverySnapshotIntervalNs(long)} set.
+     * What {@link #checkpointIntervalNs(long)} set.
      *
      * @return the value.
      */
-    public long recoverySnapshotIntervalNs()
+    public long checkpointIntervalNs()
     {
-        return recoverySnapshotIntervalNs;
+        return checkpointIntervalNs;
     }
 
     /**
@@ -562,7 +562,7 @@ public final class EngineContext
         }
         positive(snapshotIntervalNs, "snapshotIntervalNs");
         positive(heartbeatIntervalNs, "heartbeatIntervalNs");
-        positive(recoverySnapshotIntervalNs, "recoverySnapshotIntervalNs");
+        positive(checkpointIntervalNs, "checkpointIntervalNs");
         positive(bookCapacity, "bookCapacity");
         positive(accountOrderCapacity, "accountOrderCapacity");
         concluded = true;

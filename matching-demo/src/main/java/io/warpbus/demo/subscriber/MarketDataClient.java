@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.marketdata;
+package io.warpbus.demo.subscriber;
 
 import java.util.concurrent.atomic.AtomicLong;
 

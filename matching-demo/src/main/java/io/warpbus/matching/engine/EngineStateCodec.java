@@ -28,7 +28,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Binary snapshot of a {@link MatchingEngine}, little-endian, for a fast restart. Layout, in order:
+ * The whole state of a {@link MatchingEngine} encoded in a buffer, little-endian, for a fast restart: what the engine
+ * service's checkpoints carry. Layout, in order:
  * <pre>
  *   header       int magic "WBME", int version
  *   engine       long lastOrderId
@@ -47,7 +48,7 @@ import org.agrona.MutableDirectBuffer;
  * Instruments and accounts keep the order they were added in, and orders the priority order, so the restored
  * engine hashes and behaves exactly as the original.
  */
-final class EngineSnapshot
+final class EngineStateCodec
 {
     static final int MAGIC = 0x454D_4257;
     static final int VERSION = 1;
@@ -59,7 +60,7 @@ final class EngineSnapshot
     private static final int BOOK_FIXED_LENGTH = 8 + 8 + 4;
     private static final int ORDER_LENGTH = 8 + 8 + 4 + 1 + 1 + 8 + 8 + 8;
 
-    private EngineSnapshot()
+    private EngineStateCodec()
     {
     }
 
@@ -134,7 +135,7 @@ final class EngineSnapshot
         int position = offset;
         if (MAGIC != buffer.getInt(position, ORDER) || VERSION != buffer.getInt(position + 4, ORDER))
         {
-            throw new IllegalArgumentException("not a version " + VERSION + " matching engine snapshot");
+            throw new IllegalArgumentException("not a version " + VERSION + " matching engine state");
         }
         final long lastOrderId = buffer.getLong(position + 8, ORDER);
         position += HEADER_LENGTH;
@@ -175,7 +176,7 @@ final class EngineSnapshot
         if (expectedHash != engine.stateHash())
         {
             throw new IllegalArgumentException("restored state hash " + engine.stateHash() +
-                " does not match the snapshot's " + expectedHash);
+                " does not match the encoded state's " + expectedHash);
         }
 
         return position - offset;
@@ -229,7 +230,7 @@ final class EngineSnapshot
             final Account account = engine.account(accountId);
             if (null == side || null == type || null == account)
             {
-                throw new IllegalArgumentException("malformed order in snapshot at offset " + position);
+                throw new IllegalArgumentException("malformed order in the encoded state at offset " + position);
             }
             book.restoreOrder(
                 orderId, clientOrderId, accountId, side, type,

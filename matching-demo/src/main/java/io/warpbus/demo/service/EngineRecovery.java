@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,19 +25,19 @@ import org.agrona.CloseHelper;
 
 /**
  * The engine service's event sourcing: the {@link CommandJournal} every inbound message is appended to before it is
- * processed, the {@link RecoverySnapshots} written every interval, and the start-up that rebuilds the state from
- * them (the newest whole snapshot, then the journal after it, replayed with the output muted).
+ * processed, the checkpoints ({@link CheckpointStore}) written every interval, and the start-up that rebuilds the
+ * state from them (the newest whole checkpoint, then the journal after it, replayed with the output muted).
  * <p>
- * A start refuses to go on under rules the journal was not written with: a snapshot of other instruments or risk
- * limits, a snapshot or journal record of a route that is not configured any more. Without a journal directory it
+ * A start refuses to go on under rules the journal was not written with: a checkpoint of other instruments or risk
+ * limits, a checkpoint or journal record of a route that is not configured any more. Without a journal directory it
  * only defines the configured instruments and accounts.
  */
 final class EngineRecovery implements AutoCloseable
 {
     private final EngineContext context;
     private final CommandJournal journal;
-    private final RecoverySnapshots snapshots;
-    private long recoveredSnapshotSequence = -1;
+    private final CheckpointStore checkpoints;
+    private long recoveredCheckpointSequence = -1;
     private long replayedMessages;
 
     EngineRecovery(final EngineContext context)
@@ -45,17 +45,17 @@ final class EngineRecovery implements AutoCloseable
         this.context = context;
         final Path directory = context.journalDirectory();
         this.journal = null == directory ? null : new CommandJournal(directory);
-        RecoverySnapshots snapshots = null;
+        CheckpointStore checkpoints = null;
         try
         {
-            snapshots = null == journal ? null : new RecoverySnapshots(directory.resolve("engine-snapshots"));
+            checkpoints = null == journal ? null : new CheckpointStore(directory.resolve("engine-snapshots"));
         }
         catch (final RuntimeException ex)
         {
             CloseHelper.quietClose(journal);
             throw ex;
         }
-        this.snapshots = snapshots;
+        this.checkpoints = checkpoints;
     }
 
     /**
@@ -69,7 +69,7 @@ final class EngineRecovery implements AutoCloseable
     }
 
     /**
-     * Bring the engine to the state of the journal: restore the newest snapshot (or define the configured
+     * Bring the engine to the state of the journal: restore the newest checkpoint (or define the configured
      * instruments and accounts), then replay every journal record after it through the handler, muted.
      *
      * @param engine      the fresh engine.
@@ -84,7 +84,7 @@ final class EngineRecovery implements AutoCloseable
         final InstrumentTable instruments,
         final OrderEntryHandler handler)
     {
-        final RecoverySnapshots.Loaded loaded = null == snapshots ? null : snapshots.loadLatest();
+        final CheckpointStore.Loaded loaded = null == checkpoints ? null : checkpoints.loadLatest();
         if (null != loaded)
         {
             restore(loaded, engine, output, instruments);
@@ -100,7 +100,7 @@ final class EngineRecovery implements AutoCloseable
         output.replaying(true);
         try
         {
-            replayedMessages = journal.replay(recoveredSnapshotSequence,
+            replayedMessages = journal.replay(recoveredCheckpointSequence,
                 (sequence, sessionId, flags, publishedNs, receivedNs, buffer, offset, length) ->
                 {
                     output.route(routeIndex(output, flags, "journal record " + sequence));
@@ -114,18 +114,18 @@ final class EngineRecovery implements AutoCloseable
     }
 
     /**
-     * Write a recovery snapshot of the state now, unless one exists for the last journaled message.
+     * Write a checkpoint of the state now, unless one exists for the last journaled message.
      *
-     * @return true if a snapshot was written.
+     * @return true if a checkpoint was written.
      */
-    boolean takeSnapshot(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
+    boolean takeCheckpoint(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
     {
-        return null != journal && snapshots.write(engine, journal.lastSequence(), output, instruments);
+        return null != journal && checkpoints.write(engine, journal.lastSequence(), output, instruments);
     }
 
-    long recoveredSnapshotSequence()
+    long recoveredCheckpointSequence()
     {
-        return recoveredSnapshotSequence;
+        return recoveredCheckpointSequence;
     }
 
     long replayedMessages()
@@ -157,25 +157,25 @@ final class EngineRecovery implements AutoCloseable
     }
 
     private void restore(
-        final RecoverySnapshots.Loaded loaded,
+        final CheckpointStore.Loaded loaded,
         final MatchingEngine engine,
         final EngineOutput output,
         final InstrumentTable instruments)
     {
-        engine.restore(snapshots.buffer(), loaded.engineOffset);
+        engine.restoreState(checkpoints.buffer(), loaded.engineOffset);
         checkRestoredConfiguration(loaded.file, engine);
         for (int i = 0; i < loaded.origins.length; i++)
         {
             final ReportRoute route = output.routes()[routeIndex(output, loaded.origins[i],
-                "recovery snapshot " + loaded.file)];
+                "checkpoint " + loaded.file)];
             route.lastExecId(loaded.lastExecIds[i]);
-            route.restoreHistory(snapshots.buffer(), loaded.reportsOffsets[i], loaded.reportCounts[i]);
+            route.restoreHistory(checkpoints.buffer(), loaded.reportsOffsets[i], loaded.reportCounts[i]);
         }
         for (int i = 0; i < loaded.marketDataSequences.length; i++)
         {
             instruments.sequence(i, loaded.marketDataSequences[i]);
         }
-        recoveredSnapshotSequence = loaded.journalSequence;
+        recoveredCheckpointSequence = loaded.journalSequence;
     }
 
     private static int routeIndex(final EngineOutput output, final int origin, final String what)
@@ -227,9 +227,9 @@ final class EngineRecovery implements AutoCloseable
     }
 
     private static IllegalStateException configurationChanged(
-        final Path file, final String snapshot, final String configured)
+        final Path file, final String checkpoint, final String configured)
     {
-        return new IllegalStateException("recovery snapshot " + file + " holds " + snapshot +
+        return new IllegalStateException("checkpoint " + file + " holds " + checkpoint +
             " where the configuration has " + configured + ": start with the configuration its journal was " +
             "written under, or with an empty journal directory");
     }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.demo.engine;
+package io.warpbus.demo.service;
 
 import java.util.Locale;
 

@@ -16,13 +16,13 @@
 package io.warpbus.journal;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.warpbus.testing.ChildJvm;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -168,18 +168,8 @@ class JournalCrashTest
 
     private Process start(final int run, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(JournalAppendMain.class.getName());
-        command.add(dir.resolve("journal").toString());
-        command.add(Integer.toString(STREAM));
-        command.add("60");
-        command.addAll(List.of(extra));
-        return new ProcessBuilder(command)
+        return ChildJvm.of(JournalAppendMain.class).jvmFlags("-Xmx256m")
+            .args(dir.resolve("journal").toString(), Integer.toString(STREAM), "60").args(extra).processBuilder()
             .redirectOutput(dir.resolve("child-" + run + ".out").toFile())
             .redirectError(dir.resolve("child-" + run + ".err").toFile())
             .start();

@@ -18,7 +18,6 @@ package io.warpbus.testing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +30,10 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A JVM started by a multi-process test: same java, class path and JVM flags as the test's own JVM, standard output
- * and error captured to files (read back for waits and for failure messages), standard input kept open as the
- * control channel (closing it tells the child the test is gone).
+ * A JVM started by a multi-process test (command line from {@link ChildJvm}: same java, class path, WarpBus JVM
+ * flags and {@code -D} properties as the test's own JVM), standard output and error captured to files (read back for
+ * waits and for failure messages), standard input kept open as the control channel (closing it tells the child the
+ * test is gone).
  */
 public final class ChildProcess implements AutoCloseable
 {
@@ -69,15 +69,8 @@ public final class ChildProcess implements AutoCloseable
         final String name, final Path logDirectory, final List<String> jvmFlags, final String mainClass,
         final List<String> args)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx512m");
-        command.addAll(jvmFlags);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(args);
+        final List<String> command = ChildJvm.of(mainClass).jvmFlags("-Xmx512m").jvmFlags(jvmFlags).args(args)
+            .command();
         final Path stdout = logDirectory.resolve(name + ".out");
         final Path stderr = logDirectory.resolve(name + ".err");
         try

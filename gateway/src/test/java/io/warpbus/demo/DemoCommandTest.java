@@ -19,7 +19,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +29,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.warpbus.gateway.client.GatewayClient;
+import io.warpbus.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,17 +182,10 @@ class DemoCommandTest
 
     private Process start(final Path output, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DemoMain.class.getName());
-        command.addAll(List.of("--dir", dir.resolve("data").toString(), "--rate", "5000", "--instruments", "3",
-            "--idle", "backoff", "--client-idle", "backoff", "--md-idle", "backoff"));
-        command.addAll(List.of(extra));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return ChildJvm.of(DemoMain.class).jvmFlags("-Xmx256m")
+            .args("--dir", dir.resolve("data").toString(), "--rate", "5000", "--instruments", "3",
+                "--idle", "backoff", "--client-idle", "backoff", "--md-idle", "backoff")
+            .args(extra).processBuilder().redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     private static List<Long> pids(final String text)

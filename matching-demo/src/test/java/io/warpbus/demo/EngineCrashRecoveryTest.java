@@ -16,7 +16,6 @@
 package io.warpbus.demo;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +33,7 @@ import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineMain;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.ChildJvm;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
@@ -200,18 +200,12 @@ class EngineCrashRecoveryTest
 
     private Process startEngine(final String name, final DemoRig rig, final Path journal) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(EngineMain.class.getName());
-        command.addAll(List.of("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
-            rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
-            "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
-            "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200"));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        final Process process = ChildJvm.of(EngineMain.class).jvmFlags("-Xmx256m")
+            .args("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
+                rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
+                "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
+                "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200")
+            .processBuilder().redirectErrorStream(true)
             .redirectOutput(dir.resolve(name + ".out").toFile()).start();
         processes.add(process);
         return process;

@@ -20,11 +20,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.testing.ChildJvm;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -292,20 +291,7 @@ class StatToolTest
 
     private static Process startChild(final Path dir, final Path childLog) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-Xrunjdwp"))
-            {
-                command.add(arg);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(CountersWriterMain.class.getName());
-        command.add(dir.toString());
-        return new ProcessBuilder(command)
+        return ChildJvm.of(CountersWriterMain.class).args(dir.toString()).processBuilder()
             .redirectError(childLog.toFile())
             .start();
     }

@@ -36,6 +36,7 @@ import io.warpbus.iwarp.QueuePairAttributes;
 import io.warpbus.iwarp.Rnic;
 import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Bad subscribe requests get a clear rejection, and other subscribers lose nothing.
@@ -189,7 +189,7 @@ class BusHandshakeTest
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (received[0] < 20_000 && System.nanoTime() - deadline < 0)
             {
-                BusLoopbackTest.checkInterrupted();
+                Await.checkInterrupted();
                 message.putLong(0, sent);
                 if (sent < 20_000 && publication.offer(message, 0, 64) > 0)
                 {
@@ -221,15 +221,6 @@ class BusHandshakeTest
 
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            BusLoopbackTest.checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; errors " + errors);
-            }
-            bus.doWork();
-        }
+        Await.until(() -> what + "; errors " + errors, 10_000, bus::doWork, condition);
     }
 }

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -128,27 +129,27 @@ public final class ChildProcess implements AutoCloseable
     public Matcher await(final Pattern pattern, final int skip, final long timeoutMs, final Evidence evidence)
         throws InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (true)
+        final List<Matcher> found = new ArrayList<>();
+        final BooleanSupplier printedOrExited = () ->
         {
             final boolean exited = !process.isAlive();
-            final List<Matcher> found = matches(pattern);
-            if (found.size() > skip)
+            found.clear();
+            found.addAll(matches(pattern));
+            if (found.size() > skip || exited)
             {
-                return found.get(skip);
+                return true;
             }
-            if (exited)
-            {
-                fail(name + " exited with " + process.exitValue() + " before printing a line matching '" +
-                    pattern + "'" + evidence.dump());
-            }
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail(name + " printed no line matching '" + pattern + "' within " + timeoutMs + " ms" +
-                    evidence.dump());
-            }
-            Thread.sleep(20);
+            Await.sleep(20);
+            return false;
+        };
+        Await.until(() -> name + " to print a line matching '" + pattern + "'" + evidence.dump(), timeoutMs,
+            () -> { }, printedOrExited);
+        if (found.size() <= skip)
+        {
+            fail(name + " exited with " + process.exitValue() + " before printing a line matching '" + pattern +
+                "'" + evidence.dump());
         }
+        return found.get(skip);
     }
 
     public Matcher await(final Pattern pattern, final long timeoutMs, final Evidence evidence)

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.testing.Await;
 import io.warpbus.testing.ChildJvm;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
@@ -274,11 +275,8 @@ class StatToolTest
             try (CountersFile reader = CountersFile.mapExisting(dir))
             {
                 final long firstHeartbeat = reader.heartbeatTimestampMs();
-                final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHILD_TIMEOUT_S);
-                while (reader.heartbeatTimestampMs() == firstHeartbeat && System.nanoTime() - deadlineNs < 0)
-                {
-                    Thread.sleep(10);
-                }
+                Await.until("the child to heartbeat again", TimeUnit.SECONDS.toMillis(CHILD_TIMEOUT_S),
+                    () -> Await.sleep(10), () -> reader.heartbeatTimestampMs() != firstHeartbeat);
                 assertTrue(reader.heartbeatTimestampMs() > firstHeartbeat, "the child keeps heartbeating");
                 assertEquals(child.pid(), reader.pid());
             }

@@ -37,10 +37,12 @@ import io.warpbus.iwarp.Rnic;
 import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,6 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Bad subscribe requests get a clear rejection, and other subscribers lose nothing.
  */
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusHandshakeTest
 {
     @TempDir

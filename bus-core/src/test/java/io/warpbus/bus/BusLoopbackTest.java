@@ -28,6 +28,7 @@ import java.util.zip.CRC32C;
 
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -36,6 +37,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusLoopbackTest
 {
     @TempDir

@@ -24,10 +24,12 @@ import java.util.function.BooleanSupplier;
 
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * transports, with publisher and subscriber on one bus driven by the test's thread.
  */
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusRecoveryTest
 {
     private static final int TERM = 64 * 1024;

@@ -16,6 +16,7 @@
 package io.warpbus.bus;
 
 import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildProcess;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import io.warpbus.tools.RecordTool;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the journal ends up holding every sequence exactly once, each with its own payload.
  */
 @Timeout(180)
+@ExtendWith(BusTestWatcher.class)
 class RecorderCrashProcessTest
 {
     private static final int STREAM = 1001;

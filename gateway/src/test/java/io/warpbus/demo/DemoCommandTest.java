@@ -29,9 +29,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.warpbus.gateway.client.GatewayClient;
+import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +49,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with {@code kill -9} takes its children with it. Back-off idle strategies throughout, loopback only. The test lives
  * in the gateway module because only there does the class path hold both the demo and the gateway.
  */
+@ExtendWith(BusTestWatcher.class)
 class DemoCommandTest
 {
     private static final Pattern PIDS = Pattern.compile("\\s*processes\\s+engine pid (\\d+), client pid (\\d+), " +

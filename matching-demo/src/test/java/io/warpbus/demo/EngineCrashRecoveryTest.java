@@ -33,12 +33,14 @@ import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineMain;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildJvm;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,6 +59,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * snapshots.
  */
 @Timeout(240)
+@ExtendWith(BusTestWatcher.class)
 class EngineCrashRecoveryTest
 {
     private static final int INSTRUMENTS = 3;

@@ -16,6 +16,7 @@
 package io.warpbus.demo;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ import io.warpbus.demo.engine.EngineContext;
 import io.warpbus.demo.engine.EngineMain;
 import io.warpbus.demo.engine.EngineService;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildJvm;
 import org.agrona.CloseHelper;
@@ -99,7 +101,7 @@ class EngineCrashRecoveryTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (client.reports() < REPORTS_BEFORE_KILL)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             if (!first.isAlive() || System.nanoTime() - deadline > 0)
             {
                 fail("the engine died or the stream stalled at " + client.reports() + " reports" + log("engine-1"));
@@ -138,7 +140,7 @@ class EngineCrashRecoveryTest
         while ((client.resentReports() < lastExecId - reports || client.isRepairing()) &&
             System.nanoTime() - resendDeadline < 0)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             client.doWork();
         }
         assertEquals(lastExecId - reports, client.resentReports(), "reports lost with the engine and sent again" +
@@ -228,10 +230,26 @@ class EngineCrashRecoveryTest
 
     private Matcher awaitLine(final Process process, final String name, final Pattern pattern) throws Exception
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true)
+        final Matcher[] found = new Matcher[1];
+        final boolean[] exited = new boolean[1];
+        Await.until(() -> name + " to print a line matching " + pattern + log(name), 60_000, () -> Await.sleep(20),
+            () ->
+            {
+                exited[0] = !process.isAlive();
+                found[0] = firstMatch(name, pattern);
+                return null != found[0] || exited[0];
+            });
+        if (null == found[0])
         {
-            final boolean exited = !process.isAlive();
+            fail(name + " exited without printing a line matching " + pattern + log(name));
+        }
+        return found[0];
+    }
+
+    private Matcher firstMatch(final String name, final Pattern pattern)
+    {
+        try
+        {
             for (final String line : Files.readAllLines(dir.resolve(name + ".out"), StandardCharsets.UTF_8))
             {
                 final Matcher matcher = pattern.matcher(line);
@@ -240,17 +258,24 @@ class EngineCrashRecoveryTest
                     return matcher;
                 }
             }
-            if (exited || System.nanoTime() - deadline > 0)
-            {
-                fail(name + " printed no line matching " + pattern + log(name));
-            }
-            Thread.sleep(20);
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
         }
     }
 
-    private String log(final String name) throws IOException
+    private String log(final String name)
     {
         final Path file = dir.resolve(name + ".out");
-        return Files.exists(file) ? "\n--- " + name + " output ---\n" + Files.readString(file) : "";
+        try
+        {
+            return Files.exists(file) ? "\n--- " + name + " output ---\n" + Files.readString(file) : "";
+        }
+        catch (final IOException ex)
+        {
+            return "\n--- cannot read " + file + ": " + ex;
+        }
     }
 }

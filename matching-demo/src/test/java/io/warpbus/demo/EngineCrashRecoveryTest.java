@@ -98,16 +98,15 @@ class EngineCrashRecoveryTest
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, 5).commandsPerSecond(20_000);
         final LoadClient client = new LoadClient(
             clientBus, rig.orders, rig.reports, profile, Long.MAX_VALUE, SystemNanoClock.INSTANCE);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (client.reports() < REPORTS_BEFORE_KILL)
-        {
-            Await.checkInterrupted();
-            if (!first.isAlive() || System.nanoTime() - deadline > 0)
+        Await.until(() -> REPORTS_BEFORE_KILL + " reports; the stream stalled at " + client.reports() + log("engine-1"),
+            90_000, client::doWork, () ->
             {
-                fail("the engine died or the stream stalled at " + client.reports() + " reports" + log("engine-1"));
-            }
-            client.doWork();
-        }
+                if (!first.isAlive())
+                {
+                    fail("the engine died at " + client.reports() + " reports" + log("engine-1"));
+                }
+                return client.reports() >= REPORTS_BEFORE_KILL;
+            });
         client.stopSending();
         first.destroyForcibly();
         assertTrue(first.waitFor(30, TimeUnit.SECONDS), "killed");

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
 import io.warpbus.testing.ThreadAllocation;
 import io.warpbus.testing.WarmUpClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -98,7 +99,7 @@ class BusAllocationTest
             bus.addPublication(channel);
         while (!publication.isConnected())
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             bus.doWork();
         }
 

@@ -36,22 +36,25 @@ import io.warpbus.iwarp.QueuePairAttributes;
 import io.warpbus.iwarp.Rnic;
 import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Bad subscribe requests get a clear rejection, and other subscribers lose nothing.
  */
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusHandshakeTest
 {
     @TempDir
@@ -189,7 +192,7 @@ class BusHandshakeTest
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (received[0] < 20_000 && System.nanoTime() - deadline < 0)
             {
-                BusLoopbackTest.checkInterrupted();
+                Await.checkInterrupted();
                 message.putLong(0, sent);
                 if (sent < 20_000 && publication.offer(message, 0, 64) > 0)
                 {
@@ -221,15 +224,6 @@ class BusHandshakeTest
 
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            BusLoopbackTest.checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; errors " + errors);
-            }
-            bus.doWork();
-        }
+        Await.until(() -> what + "; errors " + errors, 10_000, bus::doWork, condition);
     }
 }

@@ -27,6 +27,8 @@ import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -35,6 +37,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusLoopbackTest
 {
     @TempDir
@@ -103,7 +107,7 @@ class BusLoopbackTest
         int published = 0;
         while (next[0] < count)
         {
-            checkInterrupted();
+            Await.checkInterrupted();
             if (published < count)
             {
                 final int length = 8 + published % 200;
@@ -163,7 +167,7 @@ class BusLoopbackTest
         int offered = 0;
         while (lengths.size() < 20)
         {
-            checkInterrupted();
+            Await.checkInterrupted();
             if (offered < 20 && publication.offer(message, 0, length) > 0)
             {
                 offered++;
@@ -261,13 +265,7 @@ class BusLoopbackTest
         {
             subscriberBus.addSubscription(channel);
             AgentRunner.startOnThread(publisher);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!connected.get() && System.nanoTime() - deadline < 0)
-            {
-                checkInterrupted();
-                subscriberBus.doWork();
-            }
-            assertTrue(connected.get(), "connected within 10 s");
+            Await.until("the publisher to connect", 10_000, subscriberBus::doWork, connected::get);
 
             // The application ends without closing its subscription first.
             subscriberBus.close();
@@ -284,16 +282,7 @@ class BusLoopbackTest
 
     private static void awaitFlag(final AtomicBoolean flag, final boolean value, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (flag.get() != value)
-        {
-            checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what);
-            }
-            Thread.yield();
-        }
+        Await.until(what, 20_000, Thread::yield, () -> flag.get() == value);
     }
 
     @Test
@@ -321,7 +310,7 @@ class BusLoopbackTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (result != Publication.BACK_PRESSURED && System.nanoTime() - deadline < 0)
         {
-            checkInterrupted();
+            Await.checkInterrupted();
             result = publication.offer(message, 0, 1000);
             if (result > 0)
             {
@@ -366,7 +355,7 @@ class BusLoopbackTest
         final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
         while (System.nanoTime() - until < 0)
         {
-            checkInterrupted();
+            Await.checkInterrupted();
             assertEquals(Publication.NOT_CONNECTED, publication.offer(message, 0, 64));
             bus.doWork();
         }
@@ -375,25 +364,8 @@ class BusLoopbackTest
             "no write hit a deregistered ring");
     }
 
-    static void checkInterrupted()
-    {
-        if (Thread.currentThread().isInterrupted())
-        {
-            fail("interrupted: the test timed out");
-        }
-    }
-
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what);
-            }
-            bus.doWork();
-        }
+        Await.until(what, 10_000, bus::doWork, condition);
     }
 }

@@ -15,6 +15,7 @@
  */
 package io.warpbus.bus;
 
+import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * output lands in {@code target/process-tests/CLASS/TEST/} and its tail is in every failure message.
  */
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 abstract class BusProcessTestBase
 {
     static final long LIVENESS_MS = 1500;

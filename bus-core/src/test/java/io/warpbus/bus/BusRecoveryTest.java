@@ -20,27 +20,29 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Drop and conflate policies, resuming from the publisher's retained log, and gaps beyond it, over both
  * transports, with publisher and subscriber on one bus driven by the test's thread.
  */
 @Timeout(60)
+@ExtendWith(BusTestWatcher.class)
 class BusRecoveryTest
 {
     private static final int TERM = 64 * 1024;
@@ -275,7 +277,7 @@ class BusRecoveryTest
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
         for (int i = 0; i < count; )
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             message.putInt(0, i % keys);
             message.putInt(4, i);
             if (publication.offer(message, 0, 64) > 0)
@@ -329,7 +331,7 @@ class BusRecoveryTest
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         for (int i = 0; i < count; )
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             message.putLong(0, i);
             final long result = publication.offer(message, 0, length);
             if (result > 0)
@@ -350,15 +352,6 @@ class BusRecoveryTest
 
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean())
-        {
-            BusLoopbackTest.checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; events " + events + "; errors " + errors);
-            }
-            bus.doWork();
-        }
+        Await.until(() -> what + "; events " + events + "; errors " + errors, 20_000, bus::doWork, condition);
     }
 }

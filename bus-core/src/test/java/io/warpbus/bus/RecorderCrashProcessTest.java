@@ -15,11 +15,12 @@
  */
 package io.warpbus.bus;
 
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildProcess;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import io.warpbus.iwarp.ThreadingMode;
@@ -30,11 +31,11 @@ import io.warpbus.tools.RecordTool;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The standalone recorder ({@code warpbus record}, a real child JVM) killed with {@code kill -9} in the middle of
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and the journal ends up holding every sequence exactly once, each with its own payload.
  */
 @Timeout(180)
+@ExtendWith(BusTestWatcher.class)
 class RecorderCrashProcessTest
 {
     private static final int STREAM = 1001;
@@ -75,7 +77,7 @@ class RecorderCrashProcessTest
                 int restarts = 0;
                 while (sequence < TOTAL)
                 {
-                    BusLoopbackTest.checkInterrupted();
+                    Await.checkInterrupted();
                     message.putLong(0, sequence);
                     if (publication.offer(message, 0, 16) > 0)
                     {
@@ -117,7 +119,7 @@ class RecorderCrashProcessTest
                 next[0]++;
             }, 1000) > 0)
             {
-                BusLoopbackTest.checkInterrupted();
+                Await.checkInterrupted();
             }
             assertEquals(TOTAL, next[0], "records in the journal");
         }
@@ -126,41 +128,34 @@ class RecorderCrashProcessTest
     private static void awaitSubscribers(
         final Bus bus, final Subscription bystander, final ExclusivePublication publication, final int count)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (publication.subscriberCount() < count)
+        Await.until("the recorder to subscribe", 30_000, () ->
         {
             bus.doWork();
             bystander.poll((buffer, offset, length, header) -> { }, 256);
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("the recorder did not subscribe");
-            }
-        }
+        }, () -> publication.subscriberCount() >= count);
     }
 
     private static void awaitRecorded(final Bus bus, final Subscription bystander, final Path journalDir,
         final long last) throws Exception
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Journal journal = Journal.open(new JournalContext().directory(journalDir).readOnly(true)))
         {
-            while (true)
+            Await.until("the restarted recorder to record up to " + last, 60_000, () ->
             {
                 bus.doWork();
                 bystander.poll((buffer, offset, length, header) -> { }, 256);
+            }, () ->
+            {
                 try (JournalReader reader = journal.reader(STREAM))
                 {
                     if (reader.lastSequence() == last)
                     {
-                        return;
+                        return true;
                     }
                 }
-                if (System.nanoTime() - deadline > 0)
-                {
-                    fail("the restarted recorder did not record up to " + last);
-                }
-                Thread.sleep(50);
-            }
+                Await.sleep(50);
+                return false;
+            });
         }
     }
 }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class SlowConsumerInProcessTest
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(SIZE));
         for (int i = 0; i < count; )
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             BusTestProcess.fill(message, i, SIZE, 0);
             if (publication.offer(message, 0, SIZE) > 0)
             {
@@ -93,7 +94,7 @@ class SlowConsumerInProcessTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
         while (next[0] < count && System.nanoTime() - deadline < 0)
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             bus.doWork();
             fast.poll((buffer, offset, length, header) -> { }, 256);
             subscription.poll((buffer, offset, length, header) -> next[0] = buffer.getLong(offset) + 1, 64);
@@ -121,7 +122,7 @@ class SlowConsumerInProcessTest
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(SIZE));
         for (int i = 0; i < count; )
         {
-            BusLoopbackTest.checkInterrupted();
+            Await.checkInterrupted();
             BusTestProcess.fill(message, i, SIZE, 16);
             if (publication.offer(message, 0, SIZE) > 0)
             {
@@ -164,15 +165,6 @@ class SlowConsumerInProcessTest
 
     private void awaitCondition(final java.util.function.BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            BusLoopbackTest.checkInterrupted();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; events: " + events);
-            }
-            bus.doWork();
-        }
+        Await.until(() -> what + "; events: " + events, 10_000, bus::doWork, condition);
     }
 }

@@ -51,6 +51,7 @@ import io.warpbus.iwarp.RnicContext;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.iwarp.mpa.CrcPolicy;
 import io.warpbus.iwarp.rdmap.TerminateError;
+import io.warpbus.testing.Await;
 import io.warpbus.tools.Rping;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -393,17 +394,9 @@ class SiwRdmaCmInteropTest
         }
     }
 
-    private static void await(final BooleanSupplier condition, final String what) throws InterruptedException
+    private static void await(final BooleanSupplier condition, final String what)
     {
-        final long deadlineNs = System.nanoTime() + WAIT_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
+        Await.until(what, TimeUnit.NANOSECONDS.toMillis(WAIT_NS), condition);
     }
 
     private static RnicContext context(final String name)

@@ -26,13 +26,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.rdmap.RdmapOpcode;
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Feeds random and mutated frames to a live engine. Whatever arrives, the engine must only ever fail the one
@@ -200,8 +200,8 @@ class EngineFuzzTest
         final List<ConnectionEvent> events,
         final long seed)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() - deadline < 0)
+        final QueuePair[] accepted = new QueuePair[1];
+        Await.until("a connect request (seed " + seed + ")", 10_000, Thread::onSpinWait, () ->
         {
             server.connectionManager().poll(events::add, 64);
             cq.poll((wc) -> { }, 4096);
@@ -210,15 +210,14 @@ class EngineFuzzTest
                 if (ConnectionEventType.CONNECT_REQUEST == event.type())
                 {
                     events.clear();
-                    final QueuePair qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq));
-                    qp.postRecv(1, region, 0, 64);
-                    event.request().accept(qp, new ConnectionParameters());
-                    return qp;
+                    accepted[0] = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq));
+                    accepted[0].postRecv(1, region, 0, 64);
+                    event.request().accept(accepted[0], new ConnectionParameters());
+                    return true;
                 }
             }
-            Thread.onSpinWait();
-        }
-        fail("no connect request (seed " + seed + ")");
-        return null;
+            return false;
+        });
+        return accepted[0];
     }
 }

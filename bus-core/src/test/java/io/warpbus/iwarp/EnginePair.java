@@ -24,10 +24,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Two engines in INVOKER mode driven by the test's own thread, connected over loopback: a client queue pair and a
@@ -135,20 +135,8 @@ final class EnginePair implements AutoCloseable
      */
     void pumpUntil(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!condition.getAsBoolean())
-        {
-            if (Thread.currentThread().isInterrupted())
-            {
-                fail("interrupted waiting for " + what);
-            }
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; server errors " + serverErrors + ", client errors " +
-                    clientErrors);
-            }
-            pump();
-        }
+        Await.until(() -> what + "; server errors " + serverErrors + ", client errors " + clientErrors,
+            TIMEOUT.toMillis(), this::pump, condition);
     }
 
     int pump()

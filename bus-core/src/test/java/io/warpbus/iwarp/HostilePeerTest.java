@@ -26,6 +26,7 @@ import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.rdmap.RdmapOpcode;
 import io.warpbus.iwarp.rdmap.TerminateError;
 import io.warpbus.iwarp.rdmap.TerminateFlyweight;
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A raw socket plays a hostile or broken peer against an engine running on its own thread. Every violation must
@@ -565,35 +565,28 @@ class HostilePeerTest
 
     private ConnectionEvent awaitEvent(final ConnectionEventType type)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() - deadline < 0)
-        {
-            server.connectionManager().poll(events::add, 16);
-            for (final ConnectionEvent event : events)
+        final ConnectionEvent[] found = new ConnectionEvent[1];
+        Await.until(() -> "a " + type + " event; seen " + events + "; errors " + errors, 10_000, Thread::onSpinWait,
+            () ->
             {
-                if (event.type() == type)
+                server.connectionManager().poll(events::add, 16);
+                for (final ConnectionEvent event : events)
                 {
-                    events.remove(event);
-                    return event;
+                    if (event.type() == type)
+                    {
+                        events.remove(event);
+                        found[0] = event;
+                        return true;
+                    }
                 }
-            }
-            Thread.onSpinWait();
-        }
-        fail("no " + type + " event; seen " + events + "; errors " + errors);
-        return null;
+                return false;
+            });
+        return found[0];
     }
 
     private void awaitCondition(final java.util.function.BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what + "; errors " + errors);
-            }
-            Thread.onSpinWait();
-        }
+        Await.until(() -> what + "; errors " + errors, 10_000, Thread::onSpinWait, condition);
     }
 
     private void assertTerminate(

@@ -18,9 +18,9 @@ package io.warpbus.iwarp;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
@@ -31,7 +31,6 @@ import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 @Timeout(60)
 class ThreadingModeTest
@@ -66,10 +65,10 @@ class ThreadingModeTest
             {
                 shared.connectionManager().poll(serverEvents::add, 8);
                 return !serverEvents.isEmpty();
-            });
+            }, "a connection event at the shared engine");
             assertEquals(ConnectionEventType.CONNECT_REQUEST, serverEvents.get(0).type());
             serverEvents.get(0).request().accept(serverQp, new ConnectionParameters());
-            await(() -> QueuePairState.RTS == clientQp.state());
+            await(() -> QueuePairState.RTS == clientQp.state(), "the client queue pair to reach RTS");
 
             final MemoryRegion source = clientPd.registerMemory(EnginePair.directBuffer(1024), 0);
             for (int i = 0; i < 1000; i++)
@@ -77,11 +76,12 @@ class ThreadingModeTest
                 source.buffer().putInt(0, i);
                 final int round = i;
                 await(() -> QueuePair.POSTED == clientQp.postWrite(
-                    i2l(round), source, 0, 4, sink.stag(), sink.address(), QueuePair.SIGNALED));
+                    i2l(round), source, 0, 4, sink.stag(), sink.address(), QueuePair.SIGNALED), "write " + round +
+                    " to be posted");
                 final CompletionStatus[] status = new CompletionStatus[1];
-                await(() -> clientCq.poll((wc) -> status[0] = wc.status(), 1) == 1);
+                await(() -> clientCq.poll((wc) -> status[0] = wc.status(), 1) == 1, "write " + round + "'s completion");
                 assertEquals(CompletionStatus.SUCCESS, status[0]);
-                await(() -> sink.buffer().getIntVolatile(0) == round);
+                await(() -> sink.buffer().getIntVolatile(0) == round, "write " + round + " to land in the sink");
             }
             assertTrue(dedicated.counters().fpdusSent() >= 1000);
         }
@@ -124,16 +124,8 @@ class ThreadingModeTest
         return value;
     }
 
-    private static void await(final BooleanSupplier condition)
+    private static void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out");
-            }
-            Thread.onSpinWait();
-        }
+        Await.until(what, 10_000, Thread::onSpinWait, condition);
     }
 }

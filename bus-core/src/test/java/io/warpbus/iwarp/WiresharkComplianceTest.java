@@ -28,6 +28,7 @@ import java.util.function.BooleanSupplier;
 
 import io.warpbus.iwarp.rdmap.RdmapOpcode;
 import io.warpbus.iwarp.rdmap.TerminateError;
+import io.warpbus.testing.Await;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,10 +92,10 @@ class WiresharkComplianceTest
                     Access.LOCAL_WRITE);
                 client.connectionManager().connect(clientQp, address,
                     new ConnectionParameters().privateData("hello".getBytes(StandardCharsets.US_ASCII)), null);
-                await(() -> poll(server, serverEvents, ConnectionEventType.CONNECT_REQUEST));
+                await(() -> poll(server, serverEvents, ConnectionEventType.CONNECT_REQUEST), "the connect request");
                 takeEvent(serverEvents, ConnectionEventType.CONNECT_REQUEST).request()
                     .accept(serverQp, new ConnectionParameters());
-                await(() -> poll(client, clientEvents, ConnectionEventType.ESTABLISHED));
+                await(() -> poll(client, clientEvents, ConnectionEventType.ESTABLISHED), "the client to connect");
 
                 local.buffer().putStringWithoutLengthAscii(0, "iwarp write payload, more than a few bytes");
                 assertEquals(QueuePair.POSTED, clientQp.postWrite(1, local, 0, 5000, sink.stag(),
@@ -102,8 +103,9 @@ class WiresharkComplianceTest
                 assertEquals(QueuePair.POSTED, clientQp.postRead(2, local, 5000, 100, sink.stag(),
                     sink.taggedOffset(512), 0));
                 assertEquals(QueuePair.POSTED, clientQp.postSend(3, local, 0, 13, QueuePair.SIGNALED));
-                await(() -> clientCq.poll((wc) -> { }, 8) > 0 && serverCq.poll((wc) -> { }, 8) >= 0);
-                await(() -> 0 == clientCq.size() && recvCompleted(serverQp));
+                await(() -> clientCq.poll((wc) -> { }, 8) > 0 && serverCq.poll((wc) -> { }, 8) >= 0,
+                    "a client completion");
+                await(() -> 0 == clientCq.size() && recvCompleted(serverQp), "every completion and the send's receive");
 
                 // A peer that writes to an STag it was never given gets a Terminate.
                 try (RawPeer peer = new RawPeer(address))
@@ -111,7 +113,8 @@ class WiresharkComplianceTest
                     peer.sendRequest(16, 1, new byte[0]);
                     final QueuePair victim = serverPd.createQueuePair(
                         new QueuePairAttributes().completionQueue(serverCq));
-                    await(() -> poll(server, serverEvents, ConnectionEventType.CONNECT_REQUEST));
+                    await(() -> poll(server, serverEvents, ConnectionEventType.CONNECT_REQUEST),
+                        "the raw peer's connect request");
                     takeEvent(serverEvents, ConnectionEventType.CONNECT_REQUEST).request()
                         .accept(victim, new ConnectionParameters());
                     peer.readReply();
@@ -121,7 +124,7 @@ class WiresharkComplianceTest
                     assertTrue(peer.awaitClosed());
                 }
                 clientQp.disconnect();
-                await(() -> clientQp.state().isFinal());
+                await(() -> clientQp.state().isFinal(), "the client queue pair to close");
                 Thread.sleep(500);
             }
             finally
@@ -278,16 +281,8 @@ class WiresharkComplianceTest
         return count;
     }
 
-    private static void await(final BooleanSupplier condition) throws InterruptedException
+    private static void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out");
-            }
-            Thread.sleep(1);
-        }
+        Await.until(what, 10_000, condition);
     }
 }

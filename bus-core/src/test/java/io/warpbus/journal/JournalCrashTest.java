@@ -15,14 +15,12 @@
  */
 package io.warpbus.journal;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
+import io.warpbus.testing.ChildProcess;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -31,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A child JVM appends as fast as it can and is killed with {@code kill -9} mid-stream, three times over the same
@@ -82,19 +79,18 @@ class JournalCrashTest
         long expectedResume = -1;
         for (int run = 0; run < 3; run++)
         {
-            final Process child = start(run);
+            final ChildProcess child = start(run);
             try
             {
-                final String resumed = awaitLine(child, run, "RESUMED ");
+                final String resumed = awaitLine(child, "RESUMED ");
                 assertEquals("RESUMED " + expectedResume, resumed, "run " + run + " resumed after the last record");
-                awaitLine(child, run, "APPENDED " + (20_000 * (run + 1)));
+                awaitLine(child, "APPENDED " + (20_000 * (run + 1)));
             }
             finally
             {
-                child.destroyForcibly();
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child exits after kill -9");
+                child.kill();
             }
-            assertEquals(137, child.exitValue(), "killed by SIGKILL, not finished");
+            assertEquals(137, child.awaitExit(30_000, child::dump), "killed by SIGKILL, not finished");
             expectedResume = verify(run);
         }
     }
@@ -102,9 +98,9 @@ class JournalCrashTest
     @Test
     void shouldNeverReturnAHalfWrittenRecord() throws Exception
     {
-        final Process child = start(0, "half");
-        assertEquals("HALTING 1000", awaitLine(child, 0, "HALTING "));
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child halts");
+        final ChildProcess child = start(0, "half");
+        assertEquals("HALTING 1000", awaitLine(child, "HALTING "));
+        child.awaitExit(30_000, child::dump);
         assertEquals(999, verify(0, 1000), "the half-written record 1000 is not returned");
         try (Journal journal = Journal.open(new JournalContext().directory(dir.resolve("journal"))
             .rollCycle("FAST_DAILY")))
@@ -166,50 +162,16 @@ class JournalCrashTest
         }
     }
 
-    private Process start(final int run, final String... extra) throws IOException
+    private ChildProcess start(final int run, final String... extra)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(JournalAppendMain.class.getName());
-        command.add(dir.resolve("journal").toString());
-        command.add(Integer.toString(STREAM));
-        command.add("60");
-        command.addAll(List.of(extra));
-        return new ProcessBuilder(command)
-            .redirectOutput(dir.resolve("child-" + run + ".out").toFile())
-            .redirectError(dir.resolve("child-" + run + ".err").toFile())
-            .start();
+        final List<String> args = new ArrayList<>(List.of(dir.resolve("journal").toString(), Integer.toString(STREAM),
+            "60"));
+        args.addAll(List.of(extra));
+        return ChildProcess.start("child-" + run, dir, List.of("-Xmx256m"), JournalAppendMain.class.getName(), args);
     }
 
-    private String awaitLine(final Process child, final int run, final String prefix) throws Exception
+    private static String awaitLine(final ChildProcess child, final String prefix) throws InterruptedException
     {
-        final Path out = dir.resolve("child-" + run + ".out");
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() - deadline < 0)
-        {
-            if (Files.exists(out))
-            {
-                for (final String line : Files.readAllLines(out))
-                {
-                    if (line.startsWith(prefix))
-                    {
-                        return line;
-                    }
-                }
-            }
-            if (!child.isAlive())
-            {
-                break;
-            }
-            Thread.sleep(5);
-        }
-        fail("child " + run + " printed no line '" + prefix + "' (alive " + child.isAlive() + ")\nstdout:\n" +
-            (Files.exists(out) ? Files.readString(out) : "") + "\nstderr:\n" +
-            Files.readString(dir.resolve("child-" + run + ".err")));
-        return null;
+        return child.await(Pattern.compile(Pattern.quote(prefix) + ".*"), 60_000, child::dump).group();
     }
 }

@@ -27,6 +27,7 @@ import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -176,14 +177,6 @@ class JournalRecorderTest
 
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted())
-            {
-                fail("timed out waiting for " + what);
-            }
-            bus.doWork();
-        }
+        Await.until(what, 10_000, bus::doWork, condition);
     }
 }

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.warpbus.testing.Await;
 import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -192,18 +193,21 @@ class JournalRetentionTest
     private void awaitFds(final java.util.function.Predicate<List<String>> condition, final String what)
         throws InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<String> fds = journalFds();
-        while (!condition.test(fds))
+        final List<String> fds = new ArrayList<>();
+        Await.until(() -> what + ": " + fds, 10_000, () ->
         {
-            if (System.nanoTime() - deadline > 0)
+            fds.clear();
+            fds.addAll(journalFds());
+        }, () ->
+        {
+            if (condition.test(fds))
             {
-                fail(what + ": " + fds);
+                return true;
             }
             BackgroundResourceReleaser.releasePendingResources();
-            Thread.sleep(10);
-            fds = journalFds();
-        }
+            Await.sleep(10);
+            return false;
+        });
     }
 
     /**

@@ -20,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
@@ -29,6 +28,7 @@ import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -159,7 +159,7 @@ class ReplayTest
             long published = 40_000;
             while (next[0] < 60_000)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 if (published < 60_000 && publication.offer(message(published), 0, 8) > 0)
                 {
                     published++;
@@ -209,7 +209,7 @@ class ReplayTest
         {
             while (next[0] < total)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 final long due = Math.min(total, (System.nanoTime() - startNs) * ratePerSecond / 1_000_000_000L);
                 while (published < due && publication.offer(message(published), 0, 8) > 0)
                 {
@@ -295,7 +295,7 @@ class ReplayTest
             // Read one fragment at a time and stop just after a message's first fragment.
             while (lastFlags[0] != io.warpbus.bus.protocol.FrameDescriptor.FLAG_BEGIN)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 if (published < 10 && offer(publication, big, published))
                 {
                     published++;
@@ -308,7 +308,7 @@ class ReplayTest
             // Far past the drop lag without reading: dropped, and the rest of that message is no longer retained.
             while (published < stoppedInside + 200)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 if (offer(publication, big, published))
                 {
                     published++;
@@ -366,7 +366,7 @@ class ReplayTest
             final int total = 50_000;
             while (next[0] < total)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 if (published < total && publication.offer(message(published), 0, 8) > 0)
                 {
                     published++;
@@ -404,7 +404,7 @@ class ReplayTest
         {
             while (publication.offer(message(i), 0, 8) < 0)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 bus.doWork();
                 early.poll((buffer, offset, length, header) -> { }, 256);
             }
@@ -477,7 +477,7 @@ class ReplayTest
         {
             while (publication.offer(message(i), 0, 8) < 0)
             {
-                checkInterrupted();
+                Await.checkInterrupted();
                 bus.doWork();
                 recorder.doWork();
             }
@@ -535,24 +535,7 @@ class ReplayTest
 
     private void await(final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean())
-        {
-            checkInterrupted();
-            bus.doWork();
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what);
-            }
-        }
-    }
-
-    private static void checkInterrupted()
-    {
-        if (Thread.currentThread().isInterrupted())
-        {
-            fail("interrupted: the test timed out");
-        }
+        Await.until(what, 30_000, bus::doWork, condition);
     }
 
     static int freePort() throws Exception

@@ -17,6 +17,7 @@ package io.warpbus.testing;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Waiting in tests, with a deadline and a description, so that a test never hangs and its failure says what it was
@@ -40,6 +41,22 @@ public final class Await
     public static void until(
         final String description, final long timeoutMs, final Runnable step, final BooleanSupplier condition)
     {
+        until(() -> description, timeoutMs, step, condition);
+    }
+
+    /**
+     * Wait until a condition holds, running a step between checks, with a description made only on failure: for
+     * messages that carry what the test saw so far (events, errors, a child's output).
+     *
+     * @param description what is awaited and what was seen, for the failure message.
+     * @param timeoutMs   how long to wait.
+     * @param step        run before each check; may be a no-op.
+     * @param condition   checked after each step.
+     * @throws AssertionError when the time is up, naming the description.
+     */
+    public static void until(
+        final Supplier<String> description, final long timeoutMs, final Runnable step, final BooleanSupplier condition)
+    {
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true)
         {
@@ -51,7 +68,7 @@ public final class Await
             checkInterrupted();
             if (System.nanoTime() - deadlineNs > 0)
             {
-                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + description);
+                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + description.get());
             }
         }
     }
@@ -71,6 +88,38 @@ public final class Await
     }
 
     /**
+     * Wait until a condition holds, sleeping a millisecond between checks, with a description made only on failure.
+     *
+     * @param description what is awaited and what was seen, for the failure message.
+     * @param timeoutMs   how long to wait.
+     * @param condition   checked every millisecond.
+     * @throws AssertionError when the time is up, naming the description.
+     */
+    public static void until(final Supplier<String> description, final long timeoutMs, final BooleanSupplier condition)
+    {
+        until(description, timeoutMs, Await::sleepBriefly, condition);
+    }
+
+    /**
+     * Sleep for a while, as a step between checks; an interrupt (a test timeout) ends the wait.
+     *
+     * @param ms how long.
+     * @throws IllegalStateException when interrupted.
+     */
+    public static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /**
      * Throw if the current thread was interrupted (by a test timeout), so that a loop stops.
      *
      * @throws IllegalStateException when interrupted.
@@ -85,14 +134,6 @@ public final class Await
 
     private static void sleepBriefly()
     {
-        try
-        {
-            Thread.sleep(1);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
+        sleep(1);
     }
 }

@@ -18,22 +18,23 @@ package io.warpbus.testing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A JVM started by a multi-process test: same java, class path and JVM flags as the test's own JVM, standard output
- * and error captured to files (read back for waits and for failure messages), standard input kept open as the
- * control channel (closing it tells the child the test is gone).
+ * A JVM started by a multi-process test (command line from {@link ChildJvm}: same java, class path, WarpBus JVM
+ * flags and {@code -D} properties as the test's own JVM), standard output and error captured to files (read back for
+ * waits and for failure messages), standard input kept open as the control channel (closing it tells the child the
+ * test is gone).
  */
 public final class ChildProcess implements AutoCloseable
 {
@@ -69,15 +70,8 @@ public final class ChildProcess implements AutoCloseable
         final String name, final Path logDirectory, final List<String> jvmFlags, final String mainClass,
         final List<String> args)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx512m");
-        command.addAll(jvmFlags);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(args);
+        final List<String> command = ChildJvm.of(mainClass).jvmFlags("-Xmx512m").jvmFlags(jvmFlags).args(args)
+            .command();
         final Path stdout = logDirectory.resolve(name + ".out");
         final Path stderr = logDirectory.resolve(name + ".err");
         try
@@ -135,27 +129,27 @@ public final class ChildProcess implements AutoCloseable
     public Matcher await(final Pattern pattern, final int skip, final long timeoutMs, final Evidence evidence)
         throws InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (true)
+        final List<Matcher> found = new ArrayList<>();
+        final BooleanSupplier printedOrExited = () ->
         {
             final boolean exited = !process.isAlive();
-            final List<Matcher> found = matches(pattern);
-            if (found.size() > skip)
+            found.clear();
+            found.addAll(matches(pattern));
+            if (found.size() > skip || exited)
             {
-                return found.get(skip);
+                return true;
             }
-            if (exited)
-            {
-                fail(name + " exited with " + process.exitValue() + " before printing a line matching '" +
-                    pattern + "'" + evidence.dump());
-            }
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail(name + " printed no line matching '" + pattern + "' within " + timeoutMs + " ms" +
-                    evidence.dump());
-            }
-            Thread.sleep(20);
+            Await.sleep(20);
+            return false;
+        };
+        Await.until(() -> name + " to print a line matching '" + pattern + "'" + evidence.dump(), timeoutMs,
+            () -> { }, printedOrExited);
+        if (found.size() <= skip)
+        {
+            fail(name + " exited with " + process.exitValue() + " before printing a line matching '" + pattern +
+                "'" + evidence.dump());
         }
+        return found.get(skip);
     }
 
     public Matcher await(final Pattern pattern, final long timeoutMs, final Evidence evidence)

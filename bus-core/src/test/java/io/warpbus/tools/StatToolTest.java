@@ -20,11 +20,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +38,8 @@ import io.warpbus.bus.status.RecordingErrorHandler;
 import io.warpbus.bus.status.StreamCounters;
 import io.warpbus.bus.status.SystemCounterDescriptor;
 import io.warpbus.bus.status.SystemCounters;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.ChildJvm;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -281,11 +281,8 @@ class StatToolTest
             try (CountersFile reader = CountersFile.mapExisting(dir))
             {
                 final long firstHeartbeat = reader.heartbeatTimestampMs();
-                final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHILD_TIMEOUT_S);
-                while (reader.heartbeatTimestampMs() == firstHeartbeat && System.nanoTime() - deadlineNs < 0)
-                {
-                    Thread.sleep(10);
-                }
+                Await.until("the child to heartbeat again", TimeUnit.SECONDS.toMillis(CHILD_TIMEOUT_S),
+                    () -> Await.sleep(10), () -> reader.heartbeatTimestampMs() != firstHeartbeat);
                 assertTrue(reader.heartbeatTimestampMs() > firstHeartbeat, "the child keeps heartbeating");
                 assertEquals(child.pid(), reader.pid());
             }
@@ -298,20 +295,7 @@ class StatToolTest
 
     private static Process startChild(final Path dir, final Path childLog) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-Xrunjdwp"))
-            {
-                command.add(arg);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(CountersWriterMain.class.getName());
-        command.add(dir.toString());
-        return new ProcessBuilder(command)
+        return ChildJvm.of(CountersWriterMain.class).args(dir.toString()).processBuilder()
             .redirectError(childLog.toFile())
             .start();
     }

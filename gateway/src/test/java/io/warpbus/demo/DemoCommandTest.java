@@ -19,19 +19,25 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.warpbus.gateway.client.GatewayClient;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +53,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with {@code kill -9} takes its children with it. Back-off idle strategies throughout, loopback only. The test lives
  * in the gateway module because only there does the class path hold both the demo and the gateway.
  */
+@ExtendWith(BusTestWatcher.class)
 class DemoCommandTest
 {
     private static final Pattern PIDS = Pattern.compile("\\s*processes\\s+engine pid (\\d+), client pid (\\d+), " +
@@ -63,7 +70,7 @@ class DemoCommandTest
     {
         final Path output = dir.resolve("demo.out");
         final Process demo = start(output, "--duration", "25", "--interval", "2");
-        final String banner = awaitOutput(demo, output, "processes ");
+        final String banner = awaitOutput(demo, output, (text) -> text.contains("processes "));
         assertTrue(banner.contains("gateway admin    http://127.0.0.1:"), banner);
         assertTrue(banner.contains("gateway metrics  http://127.0.0.1:"), banner);
         final Matcher user = DEMO_USER.matcher(banner);
@@ -128,18 +135,7 @@ class DemoCommandTest
     {
         final Path output = dir.resolve("demo.out");
         final Process demo = start(output);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        List<Long> pids = List.of();
-        while (pids.isEmpty())
-        {
-            if (!demo.isAlive() || System.nanoTime() - deadline > 0)
-            {
-                demo.destroyForcibly();
-                fail("the demo did not start its processes:\n" + read(output));
-            }
-            Thread.sleep(100);
-            pids = pids(read(output));
-        }
+        final List<Long> pids = pids(awaitOutput(demo, output, (text) -> !pids(text).isEmpty()));
         for (final long pid : pids)
         {
             assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " runs");
@@ -162,37 +158,43 @@ class DemoCommandTest
         }
     }
 
-    private static String awaitOutput(final Process demo, final Path output, final String marker)
-        throws IOException, InterruptedException
+    /**
+     * Wait until the demo's output shows it started its processes; if it does not, it is killed.
+     */
+    private static String awaitOutput(final Process demo, final Path output, final Predicate<String> started)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        String text = read(output);
-        while (!text.contains(marker))
+        final String[] text = { "" };
+        final BooleanSupplier startedOrExited = () ->
         {
-            if (!demo.isAlive() || System.nanoTime() - deadline > 0)
+            final boolean exited = !demo.isAlive();
+            text[0] = read(output);
+            return started.test(text[0]) || exited;
+        };
+        try
+        {
+            Await.until(() -> "the demo to start its processes:\n" + text[0], 90_000, () -> Await.sleep(100),
+                startedOrExited);
+        }
+        finally
+        {
+            if (!started.test(text[0]))
             {
                 demo.destroyForcibly();
-                fail("the demo did not start its processes:\n" + text);
             }
-            Thread.sleep(100);
-            text = read(output);
         }
-        return text;
+        if (!started.test(text[0]))
+        {
+            fail("the demo exited before it started its processes:\n" + text[0]);
+        }
+        return text[0];
     }
 
     private Process start(final Path output, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DemoMain.class.getName());
-        command.addAll(List.of("--dir", dir.resolve("data").toString(), "--rate", "5000", "--instruments", "3",
-            "--idle", "backoff", "--client-idle", "backoff", "--md-idle", "backoff"));
-        command.addAll(List.of(extra));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return ChildJvm.of(DemoMain.class).jvmFlags("-Xmx256m")
+            .args("--dir", dir.resolve("data").toString(), "--rate", "5000", "--instruments", "3",
+                "--idle", "backoff", "--client-idle", "backoff", "--md-idle", "backoff")
+            .args(extra).processBuilder().redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     private static List<Long> pids(final String text)
@@ -233,8 +235,15 @@ class DemoCommandTest
         return text.substring(Math.max(0, text.length() - 3000));
     }
 
-    private static String read(final Path file) throws IOException
+    private static String read(final Path file)
     {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        try
+        {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 }

@@ -29,11 +29,13 @@ import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
 import java.util.List;
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -46,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * engine by the restarted gateway), each exactly once and in order.
  */
 @Timeout(180)
+@ExtendWith(BusTestWatcher.class)
 class GatewayRestartTest
 {
     @TempDir

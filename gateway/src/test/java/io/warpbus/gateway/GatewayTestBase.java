@@ -20,8 +20,10 @@ import java.nio.file.Path;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -33,6 +35,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} with {@code @DirtiesContext}, so every class gets a fresh
  * gateway and engine.
  */
+@ExtendWith(BusTestWatcher.class)
 abstract class GatewayTestBase
 {
     @TempDir

@@ -17,10 +17,12 @@ package io.warpbus.gateway;
 
 import java.nio.file.Path;
 
+import io.warpbus.testing.BusTestWatcher;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -32,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * order id on both gets two orders, each reported where it was entered.
  */
 @Timeout(180)
+@ExtendWith(BusTestWatcher.class)
 class TwoGatewaysTest
 {
     @TempDir

@@ -39,6 +39,7 @@ import io.warpbus.orderentry.sbe.NewOrderEncoder;
 import io.warpbus.orderentry.sbe.OrderType;
 import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -97,7 +98,7 @@ class BadInputTest
         // The subscriber side connects first; reports reach it once the engine's publication counts it too.
         while (!orders.isConnected() || !reports.isConnected() || !engine.isExecutionReportStreamConnected())
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
         }
         // A resting order, so that the book and positions have something to keep unchanged.
@@ -222,7 +223,7 @@ class BadInputTest
         received.clear();
         while (orders.offer(buffer, 0, length) < 0)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
         }
         final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -231,7 +232,7 @@ class BadInputTest
         final long deadline = System.nanoTime() + 10_000_000_000L;
         while (received.isEmpty() && System.nanoTime() - deadline < 0)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             reports.poll((buf, offset, len, frame) ->
             {

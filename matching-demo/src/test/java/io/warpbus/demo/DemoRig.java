@@ -59,12 +59,4 @@ final class DemoRig
             return socket.getLocalPort();
         }
     }
-
-    static void checkInterrupted()
-    {
-        if (Thread.currentThread().isInterrupted())
-        {
-            throw new IllegalStateException("interrupted");
-        }
-    }
 }

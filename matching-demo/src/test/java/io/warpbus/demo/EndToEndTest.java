@@ -33,6 +33,7 @@ import io.warpbus.demo.subscriber.L2Book;
 import io.warpbus.demo.subscriber.MarketDataClient;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
@@ -102,13 +103,13 @@ class EndToEndTest
 
         while (!earlyIncremental.isConnected())
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             client.doWork();
         }
         while (!client.isDone())
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             client.doWork();
             earlySnapshots.poll(early.snapshotHandler(), 256);
@@ -130,7 +131,7 @@ class EndToEndTest
         while (System.nanoTime() - deadline < 0 &&
             !(allEqual(early, profile) && allEqual(late, profile) && early.snapshotChecks() >= INSTRUMENTS))
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             client.doWork();
             earlySnapshots.poll(early.snapshotHandler(), 256);

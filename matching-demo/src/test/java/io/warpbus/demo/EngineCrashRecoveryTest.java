@@ -16,7 +16,7 @@
 package io.warpbus.demo;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,11 +34,15 @@ import io.warpbus.demo.service.EngineContext;
 import io.warpbus.demo.service.EngineMain;
 import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.Await;
+import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.ChildJvm;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,6 +61,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * checkpoints.
  */
 @Timeout(240)
+@ExtendWith(BusTestWatcher.class)
 class EngineCrashRecoveryTest
 {
     private static final int INSTRUMENTS = 3;
@@ -93,16 +98,15 @@ class EngineCrashRecoveryTest
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, 5).commandsPerSecond(20_000);
         final LoadClient client = new LoadClient(
             clientBus, rig.orders, rig.reports, profile, Long.MAX_VALUE, SystemNanoClock.INSTANCE);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (client.reports() < REPORTS_BEFORE_KILL)
-        {
-            DemoRig.checkInterrupted();
-            if (!first.isAlive() || System.nanoTime() - deadline > 0)
+        Await.until(() -> REPORTS_BEFORE_KILL + " reports; the stream stalled at " + client.reports() + log("engine-1"),
+            90_000, client::doWork, () ->
             {
-                fail("the engine died or the stream stalled at " + client.reports() + " reports" + log("engine-1"));
-            }
-            client.doWork();
-        }
+                if (!first.isAlive())
+                {
+                    fail("the engine died at " + client.reports() + " reports" + log("engine-1"));
+                }
+                return client.reports() >= REPORTS_BEFORE_KILL;
+            });
         client.stopSending();
         first.destroyForcibly();
         assertTrue(first.waitFor(30, TimeUnit.SECONDS), "killed");
@@ -135,7 +139,7 @@ class EngineCrashRecoveryTest
         while ((client.resentReports() < lastExecId - reports || client.isRepairing()) &&
             System.nanoTime() - resendDeadline < 0)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             client.doWork();
         }
         assertEquals(lastExecId - reports, client.resentReports(), "reports lost with the engine and sent again" +
@@ -200,18 +204,12 @@ class EngineCrashRecoveryTest
 
     private Process startEngine(final String name, final DemoRig rig, final Path journal) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(EngineMain.class.getName());
-        command.addAll(List.of("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
-            rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
-            "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
-            "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200"));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        final Process process = ChildJvm.of(EngineMain.class).jvmFlags("-Xmx256m")
+            .args("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
+                rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
+                "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
+                "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200")
+            .processBuilder().redirectErrorStream(true)
             .redirectOutput(dir.resolve(name + ".out").toFile()).start();
         processes.add(process);
         return process;
@@ -231,10 +229,26 @@ class EngineCrashRecoveryTest
 
     private Matcher awaitLine(final Process process, final String name, final Pattern pattern) throws Exception
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true)
+        final Matcher[] found = new Matcher[1];
+        final boolean[] exited = new boolean[1];
+        Await.until(() -> name + " to print a line matching " + pattern + log(name), 60_000, () -> Await.sleep(20),
+            () ->
+            {
+                exited[0] = !process.isAlive();
+                found[0] = firstMatch(name, pattern);
+                return null != found[0] || exited[0];
+            });
+        if (null == found[0])
         {
-            final boolean exited = !process.isAlive();
+            fail(name + " exited without printing a line matching " + pattern + log(name));
+        }
+        return found[0];
+    }
+
+    private Matcher firstMatch(final String name, final Pattern pattern)
+    {
+        try
+        {
             for (final String line : Files.readAllLines(dir.resolve(name + ".out"), StandardCharsets.UTF_8))
             {
                 final Matcher matcher = pattern.matcher(line);
@@ -243,17 +257,24 @@ class EngineCrashRecoveryTest
                     return matcher;
                 }
             }
-            if (exited || System.nanoTime() - deadline > 0)
-            {
-                fail(name + " printed no line matching " + pattern + log(name));
-            }
-            Thread.sleep(20);
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
         }
     }
 
-    private String log(final String name) throws IOException
+    private String log(final String name)
     {
         final Path file = dir.resolve(name + ".out");
-        return Files.exists(file) ? "\n--- " + name + " output ---\n" + Files.readString(file) : "";
+        try
+        {
+            return Files.exists(file) ? "\n--- " + name + " output ---\n" + Files.readString(file) : "";
+        }
+        catch (final IOException ex)
+        {
+            return "\n--- cannot read " + file + ": " + ex;
+        }
     }
 }

@@ -29,6 +29,7 @@ import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.SystemNanoClock;
@@ -86,7 +87,7 @@ class EngineRecoveryTest
         boolean checkpointTaken = false;
         while (!client.isDone() || client.acked() < client.sent())
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             client.doWork();
             if (!checkpointTaken && client.acked() > COMMANDS / 2)

@@ -28,6 +28,7 @@ import io.warpbus.demo.service.EngineService;
 import io.warpbus.demo.subscriber.MarketDataClient;
 import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -145,7 +146,7 @@ class EngineServiceAllocationTest
     {
         while (client.sent() < sentTarget)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             client.doWork();
             snapshots.poll(md.snapshotHandler(), 256);
             incremental.poll(md.incrementalHandler(), 256);

@@ -30,6 +30,7 @@ import io.warpbus.matching.load.LoadProfile;
 import io.warpbus.orderentry.sbe.EngineHeartbeatEncoder;
 import io.warpbus.orderentry.sbe.MessageHeaderDecoder;
 import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -88,7 +89,7 @@ class ReportStreamJoinTest
         final long deadline = System.nanoTime() + DEADLINE_NS;
         while (0 == heartbeats[0] && System.nanoTime() - deadline < 0)
         {
-            DemoRig.checkInterrupted();
+            Await.checkInterrupted();
             engine.doWork();
             clientBus.doWork();
             reports.poll((buffer, offset, length, frameHeader) ->
@@ -152,7 +153,7 @@ class ReportStreamJoinTest
 
     private void drive(final LoadClient client, final Subscription commands, final int[] received)
     {
-        DemoRig.checkInterrupted();
+        Await.checkInterrupted();
         engineBus.doWork();
         client.doWork();
         received[0] += commands.poll((buffer, offset, length, header) -> { }, 64);

@@ -40,6 +40,7 @@ import io.warpbus.orderentry.sbe.OrderType;
 import io.warpbus.orderentry.sbe.ResendRequestEncoder;
 import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
+import io.warpbus.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -50,7 +51,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Execution reports sent again on a {@code ResendRequest}: the engine holds the most recent ones, byte for byte, and
@@ -261,34 +261,19 @@ class ResendTest
 
     private void offer(final ExclusivePublication publication, final int length)
     {
-        final long deadline = System.nanoTime() + DEADLINE_NS;
-        while (publication.offer(message, 0, length) < 0)
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("offer refused for 20 s on " + publication.channel());
-            }
-            drive();
-        }
+        Await.until("an offer on " + publication.channel() + " to be accepted",
+            TimeUnit.NANOSECONDS.toMillis(DEADLINE_NS), this::drive, () -> publication.offer(message, 0, length) >= 0);
         drive();
     }
 
     private void awaitTrue(final java.util.function.BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting for " + what);
-            }
-            drive();
-        }
+        Await.until(what, TimeUnit.NANOSECONDS.toMillis(DEADLINE_NS), this::drive, condition);
     }
 
     private void drive()
     {
-        DemoRig.checkInterrupted();
+        Await.checkInterrupted();
         engine.doWork();
         clientBus.doWork();
     }

@@ -22,12 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import static io.warpbus.iwarp.ddp.WireTestSupport.bytes;
-import static io.warpbus.iwarp.ddp.WireTestSupport.directBuffer;
-import static io.warpbus.iwarp.ddp.WireTestSupport.hex;
-import static io.warpbus.iwarp.ddp.WireTestSupport.replay;
-import static io.warpbus.iwarp.ddp.WireTestSupport.seed;
-import static io.warpbus.iwarp.ddp.WireTestSupport.toHex;
+import static io.warpbus.testing.WireTestSupport.bytes;
+import static io.warpbus.testing.WireTestSupport.directBuffer;
+import static io.warpbus.testing.WireTestSupport.hex;
+import static io.warpbus.testing.WireTestSupport.replay;
+import static io.warpbus.testing.WireTestSupport.seed;
+import static io.warpbus.testing.WireTestSupport.toHex;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

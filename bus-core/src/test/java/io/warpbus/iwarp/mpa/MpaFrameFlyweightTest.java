@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import static io.warpbus.iwarp.mpa.WireTestSupport.bytes;
-import static io.warpbus.iwarp.mpa.WireTestSupport.directBuffer;
-import static io.warpbus.iwarp.mpa.WireTestSupport.hex;
-import static io.warpbus.iwarp.mpa.WireTestSupport.replay;
-import static io.warpbus.iwarp.mpa.WireTestSupport.seed;
-import static io.warpbus.iwarp.mpa.WireTestSupport.toHex;
+import static io.warpbus.testing.WireTestSupport.bytes;
+import static io.warpbus.testing.WireTestSupport.directBuffer;
+import static io.warpbus.testing.WireTestSupport.hex;
+import static io.warpbus.testing.WireTestSupport.replay;
+import static io.warpbus.testing.WireTestSupport.seed;
+import static io.warpbus.testing.WireTestSupport.toHex;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

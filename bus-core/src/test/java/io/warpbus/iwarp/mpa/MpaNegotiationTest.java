@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import static io.warpbus.iwarp.mpa.WireTestSupport.bytes;
-import static io.warpbus.iwarp.mpa.WireTestSupport.directBuffer;
-import static io.warpbus.iwarp.mpa.WireTestSupport.hex;
+import static io.warpbus.testing.WireTestSupport.bytes;
+import static io.warpbus.testing.WireTestSupport.directBuffer;
+import static io.warpbus.testing.WireTestSupport.hex;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -20,11 +20,11 @@ import java.util.Random;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import static io.warpbus.iwarp.rdmap.WireTestSupport.bytes;
-import static io.warpbus.iwarp.rdmap.WireTestSupport.directBuffer;
-import static io.warpbus.iwarp.rdmap.WireTestSupport.hex;
-import static io.warpbus.iwarp.rdmap.WireTestSupport.replay;
-import static io.warpbus.iwarp.rdmap.WireTestSupport.seed;
+import static io.warpbus.testing.WireTestSupport.bytes;
+import static io.warpbus.testing.WireTestSupport.directBuffer;
+import static io.warpbus.testing.WireTestSupport.hex;
+import static io.warpbus.testing.WireTestSupport.replay;
+import static io.warpbus.testing.WireTestSupport.seed;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import io.warpbus.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -83,10 +84,7 @@ class WakeUpTest
 
     private static void awaitParked(final Thread thread) throws InterruptedException
     {
-        while (Thread.State.WAITING != thread.getState())
-        {
-            Thread.sleep(1);
-        }
+        Await.until(thread.getName() + " to park", 10_000, () -> Thread.State.WAITING == thread.getState());
         // Parked once more: nothing but an unpark can end this wait.
         Thread.sleep(50);
     }

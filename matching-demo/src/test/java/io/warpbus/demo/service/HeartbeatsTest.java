@@ -26,6 +26,7 @@ import io.warpbus.bus.Subscription;
 import io.warpbus.demo.AppCounters;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.marketdata.sbe.HeartbeatDecoder;
+import io.warpbus.testing.Await;
 import io.warpbus.orderentry.sbe.EngineHeartbeatDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -74,11 +75,11 @@ class HeartbeatsTest
         final OutboundStream marketData = stream("warp:ipc?stream=1003", counters.marketDataStream);
         final OutboundStream reports = stream("warp:ipc?stream=1002", counters.reportStream(0));
         final OutboundStream dropCopy = stream("warp:ipc?stream=1005", counters.dropCopyStream());
-        while (!(marketData.isConnected() && reports.isConnected() && dropCopy.isConnected()))
+        Await.until("the three outbound streams to connect", 10_000, () ->
         {
             bus.doWork();
-            checkInterrupted();
-        }
+            return marketData.isConnected() && reports.isConnected() && dropCopy.isConnected();
+        });
         route = new ReportRoute(0, reports, counters.resentReports, 16);
         route.lastExecId(7);
         heartbeats = new Heartbeats(marketData, new ReportRoute[]{ route }, dropCopy, appCounters,
@@ -151,7 +152,7 @@ class HeartbeatsTest
         int idleRounds = 0;
         while (messages.size() < expected || idleRounds < 100)
         {
-            checkInterrupted();
+            Await.checkInterrupted();
             final int work = bus.doWork() + subscription.poll((buffer, offset, length, header) ->
             {
                 marketDataHeader.wrap(buffer, offset);
@@ -177,13 +178,5 @@ class HeartbeatsTest
         }
         assertTrue(messages.size() >= expected, "messages: " + messages);
         return messages;
-    }
-
-    private static void checkInterrupted()
-    {
-        if (Thread.currentThread().isInterrupted())
-        {
-            throw new IllegalStateException("interrupted");
-        }
     }
 }

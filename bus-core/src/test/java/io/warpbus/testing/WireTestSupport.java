@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.iwarp.rdmap;
+package io.warpbus.testing;
 
 import java.nio.ByteBuffer;
 
@@ -21,12 +21,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Helpers for the codec tests: hand-written wire bytes, direct buffers and replayable seeds.
+ * Helpers for the wire codec tests (MPA, DDP, RDMAP): hand-written wire bytes, direct buffers and replayable seeds.
  */
-final class WireTestSupport
+public final class WireTestSupport
 {
     /** System property that replays a fuzz run: {@code -Dwarpbus.fuzz.seed=N}. */
-    static final String SEED_PROPERTY = "warpbus.fuzz.seed";
+    public static final String SEED_PROPERTY = "warpbus.fuzz.seed";
 
     private WireTestSupport()
     {
@@ -38,7 +38,7 @@ final class WireTestSupport
      * @param hex pairs of hex digits.
      * @return the bytes.
      */
-    static byte[] hex(final String hex)
+    public static byte[] hex(final String hex)
     {
         final String digits = hex.replace(" ", "");
         if (digits.length() % 2 != 0)
@@ -59,7 +59,7 @@ final class WireTestSupport
      * @param bytes to format.
      * @return e.g. {@code "00 2a"}.
      */
-    static String toHex(final byte[] bytes)
+    public static String toHex(final byte[] bytes)
     {
         final StringBuilder sb = new StringBuilder();
         for (final byte b : bytes)
@@ -75,7 +75,7 @@ final class WireTestSupport
      * @param length capacity.
      * @return the buffer, zero filled.
      */
-    static UnsafeBuffer directBuffer(final int length)
+    public static UnsafeBuffer directBuffer(final int length)
     {
         return new UnsafeBuffer(ByteBuffer.allocateDirect(length));
     }
@@ -88,7 +88,7 @@ final class WireTestSupport
      * @param length number of bytes.
      * @return a new array.
      */
-    static byte[] bytes(final DirectBuffer buffer, final int offset, final int length)
+    public static byte[] bytes(final DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] bytes = new byte[length];
         buffer.getBytes(offset, bytes);
@@ -100,7 +100,7 @@ final class WireTestSupport
      *
      * @return the seed.
      */
-    static long seed()
+    public static long seed()
     {
         final String replay = System.getProperty(SEED_PROPERTY);
         return null != replay ? Long.parseLong(replay) : System.nanoTime();
@@ -113,7 +113,7 @@ final class WireTestSupport
      * @param iteration that failed.
      * @return the text.
      */
-    static String replay(final long seed, final int iteration)
+    public static String replay(final long seed, final int iteration)
     {
         return "seed=" + seed + " iteration=" + iteration + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")";
     }

@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The verbs example of the README, compiled and run: a server exposes a region for RDMA Write, a client writes
- * into it. Both engines run in INVOKER mode on this one thread.
+ * The verbs example of docs/iwarp-engine.md, compiled and run: a server exposes a region for RDMA Write, a client
+ * writes into it. Both engines run in INVOKER mode on this one thread.
  */
 @Timeout(30)
 class VerbsExampleTest

@@ -20,10 +20,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.warpbus.bus.Bus;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
-import io.warpbus.demo.service.EngineContext;
 import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.ExecType;
 import io.warpbus.matching.Instrument;
@@ -66,8 +64,7 @@ class BadInputTest
 
     @TempDir
     Path dir;
-    private Bus bus;
-    private AppCounters counters;
+    private EngineRig rig;
     private EngineService engine;
     private ExclusivePublication orders;
     private Subscription reports;
@@ -80,21 +77,14 @@ class BadInputTest
     @BeforeEach
     void start() throws Exception
     {
-        final DemoRig rig = new DemoRig();
-        bus = DemoRig.bus(dir, "bad-input");
-        counters = new AppCounters(dir.resolve("engine-app"));
-        engine = new EngineService(new EngineContext()
-            .bus(bus)
-            .counters(counters)
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
+        rig = new EngineRig(dir);
+        engine = new EngineService(rig.context()
             .instruments(new Instrument(INSTRUMENT, "ACME", 5, 1, 2, 500, 10_000))
             .account(ACCOUNT, new RiskLimits(10_000, 50_000_000_000L, 100_000))
             .account(SMALL_ACCOUNT, new RiskLimits(100, 50_000_000_000L, 100_000)));
-        orders = bus.addExclusivePublication(rig.orders);
-        reports = bus.addSubscription(rig.reports);
+        // The test's side shares the engine's bus, so that driving the engine drives both.
+        orders = rig.engineBus.addExclusivePublication(rig.channels.orders);
+        reports = rig.engineBus.addSubscription(rig.channels.reports);
         // The subscriber side connects first; reports reach it once the engine's publication counts it too.
         while (!orders.isConnected() || !reports.isConnected() || !engine.isExecutionReportStreamConnected())
         {
@@ -109,7 +99,7 @@ class BadInputTest
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(bus, counters);
+        CloseHelper.quietClose(rig);
     }
 
     @Test
@@ -170,7 +160,7 @@ class BadInputTest
 
         assertEquals(hash, engine.engine().stateHash(), "state after undecodable messages");
         assertEquals(6, engine.counters().messageRejects());
-        assertTrue(counters.errorCount() >= 5, "undecodable messages recorded in the error log");
+        assertTrue(rig.counters.errorCount() >= 5, "undecodable messages recorded in the error log");
         assertEquals(ExecType.NEW, sendNewOrder(ACCOUNT, INSTRUMENT, Side.Buy, 9_990, 10, clientOrderId)[0],
             "the same order, well formed, is accepted");
     }

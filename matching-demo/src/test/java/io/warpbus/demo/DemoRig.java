@@ -23,10 +23,13 @@ import java.nio.file.Path;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
+import io.warpbus.demo.service.EngineContext;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.matching.load.LoadProfile;
 
 /**
- * Channels on free loopback ports and small {@code INVOKER} buses for the demo's in-process tests.
+ * Channels on free loopback ports, small {@code INVOKER} buses and engine contexts on those channels for the demo's
+ * in-process tests.
  */
 final class DemoRig
 {
@@ -43,6 +46,34 @@ final class DemoRig
         reports = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1002";
         marketData = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1003";
         snapshots = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1004";
+    }
+
+    /**
+     * An engine context on these four channels, with no instruments or accounts yet.
+     */
+    EngineContext engineContext(final Bus bus, final AppCounters counters)
+    {
+        return new EngineContext()
+            .bus(bus)
+            .counters(counters)
+            .orderEntryChannel(orders)
+            .executionReportChannel(reports)
+            .marketDataChannel(marketData)
+            .snapshotChannel(snapshots);
+    }
+
+    /**
+     * An engine context on these four channels with the profile's instruments and every account of the profile
+     * under its risk limits.
+     */
+    EngineContext engineContext(final Bus bus, final AppCounters counters, final LoadProfile profile)
+    {
+        final EngineContext context = engineContext(bus, counters).instruments(profile.instruments());
+        for (final int accountId : profile.accountIds())
+        {
+            context.account(accountId, profile.riskLimits());
+        }
+        return context;
     }
 
     static Bus bus(final Path dir, final String name)

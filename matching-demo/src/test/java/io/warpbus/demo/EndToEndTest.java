@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.service.EngineContext;
 import io.warpbus.demo.service.EngineService;
 import io.warpbus.demo.service.EngineStats;
 import io.warpbus.demo.service.MetricsServer;
@@ -58,9 +57,7 @@ class EndToEndTest
 
     @TempDir
     Path dir;
-    private Bus engineBus;
-    private Bus clientBus;
-    private AppCounters counters;
+    private EngineRig rig;
     private EngineService engine;
     private LoadClient client;
     private MetricsServer metrics;
@@ -68,35 +65,22 @@ class EndToEndTest
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(metrics, engineBus, clientBus, counters);
+        CloseHelper.quietCloseAll(metrics, rig);
     }
 
     @Test
     void shouldAnswerEveryCommandAndRebuildEveryBookFromMarketData() throws Exception
     {
-        final DemoRig rig = new DemoRig();
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
-        counters = new AppCounters(dir.resolve("engine-app"));
+        rig = new EngineRig(dir);
+        final DemoRig channels = rig.channels;
+        final Bus clientBus = rig.clientBus;
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, 7).commandsPerSecond(200_000);
-        final EngineContext context = new EngineContext()
-            .bus(engineBus)
-            .counters(counters)
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
-            .instruments(profile.instruments())
-            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(20));
-        for (final int accountId : profile.accountIds())
-        {
-            context.account(accountId, profile.riskLimits());
-        }
-        engine = new EngineService(context);
-        client = new LoadClient(clientBus, rig.orders, rig.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
+        engine = new EngineService(rig.context(profile).snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(20)));
+        client = new LoadClient(
+            clientBus, channels.orders, channels.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
         final MarketDataClient early = new MarketDataClient();
-        final Subscription earlyIncremental = clientBus.addSubscription(rig.marketData);
-        final Subscription earlySnapshots = clientBus.addSubscription(rig.snapshots);
+        final Subscription earlyIncremental = clientBus.addSubscription(channels.marketData);
+        final Subscription earlySnapshots = clientBus.addSubscription(channels.snapshots);
         final MarketDataClient late = new MarketDataClient();
         Subscription lateIncremental = null;
         Subscription lateSnapshots = null;
@@ -116,8 +100,8 @@ class EndToEndTest
             earlyIncremental.poll(early.incrementalHandler(), 256);
             if (null == lateIncremental && client.sent() > COMMANDS / 2)
             {
-                lateIncremental = clientBus.addSubscription(rig.marketData);
-                lateSnapshots = clientBus.addSubscription(rig.snapshots);
+                lateIncremental = clientBus.addSubscription(channels.marketData);
+                lateSnapshots = clientBus.addSubscription(channels.snapshots);
             }
             if (null != lateIncremental)
             {

@@ -184,22 +184,11 @@ class EngineCrashRecoveryTest
 
     private EngineContext referenceContext(final Bus bus, final Path journal) throws IOException
     {
-        final DemoRig rig = new DemoRig();
-        final EngineContext context = new EngineContext()
-            .bus(bus)
-            .counters(new AppCounters(dir.resolve("reference-app")))
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
-            .instruments(DemoProcess.instruments(INSTRUMENTS))
+        final AppCounters counters = new AppCounters(dir.resolve("reference-app"));
+        // The engine process trades DemoProcess.instruments(INSTRUMENTS), which are this profile's instruments.
+        return new DemoRig().engineContext(bus, counters, LoadProfile.tradingDay(INSTRUMENTS, 1))
             .journalDirectory(journal)
             .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
-        for (final int accountId : LoadProfile.tradingDay(INSTRUMENTS, 1).accountIds())
-        {
-            context.account(accountId, LoadProfile.tradingDay(INSTRUMENTS, 1).riskLimits());
-        }
-        return context;
     }
 
     private Process startEngine(final String name, final DemoRig rig, final Path journal) throws IOException

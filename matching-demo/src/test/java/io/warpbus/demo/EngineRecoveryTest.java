@@ -60,29 +60,24 @@ class EngineRecoveryTest
 
     @TempDir
     Path dir;
-    private Bus engineBus;
-    private Bus clientBus;
-    private AppCounters counters;
+    private EngineRig rig;
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(engineBus, clientBus, counters);
+        CloseHelper.quietClose(rig);
     }
 
     @Test
     void shouldRecoverTheSameStateFromCheckpointAndJournalOrFromTheJournalAlone() throws Exception
     {
-        final DemoRig rig = new DemoRig();
         final Path journal = dir.resolve("journal");
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
-        counters = new AppCounters(dir.resolve("engine-app"));
+        rig = new EngineRig(dir);
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, SEED).commandsPerSecond(200_000);
-        final EngineService engine = new EngineService(context(engineBus, rig, profile, journal));
+        final EngineService engine = new EngineService(context(rig.engineBus, rig.channels, profile, journal));
         assertEquals(-1, engine.journalSequence(), "a new journal is empty");
         final LoadClient client = new LoadClient(
-            clientBus, rig.orders, rig.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
+            rig.clientBus, rig.channels.orders, rig.channels.reports, profile, COMMANDS, SystemNanoClock.INSTANCE);
 
         boolean checkpointTaken = false;
         while (!client.isDone() || client.acked() < client.sent())
@@ -137,9 +132,9 @@ class EngineRecoveryTest
     void shouldRefuseToRecoverUnderInstrumentsOrRiskLimitsOtherThanTheCheckpoints() throws Exception
     {
         final Path journal = dir.resolve("journal");
-        counters = new AppCounters(dir.resolve("engine-app"));
+        rig = new EngineRig(dir);
         final LoadProfile profile = LoadProfile.tradingDay(INSTRUMENTS, SEED);
-        engineBus = DemoRig.bus(dir, "engine");
+        final Bus engineBus = rig.engineBus;
         new EngineService(context(engineBus, new DemoRig(), profile, journal)).onClose();
 
         final Instrument[] instruments = profile.instruments();
@@ -209,24 +204,15 @@ class EngineRecoveryTest
         }
     }
 
+    /**
+     * On the rig's counters, whichever bus and channels the service stands on.
+     */
     private EngineContext context(
-        final Bus bus, final DemoRig rig, final LoadProfile profile, final Path journal)
+        final Bus bus, final DemoRig channels, final LoadProfile profile, final Path journal)
     {
-        final EngineContext context = new EngineContext()
-            .bus(bus)
-            .counters(counters)
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
-            .instruments(profile.instruments())
+        return channels.engineContext(bus, rig.counters, profile)
             .journalDirectory(journal)
             .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
-        for (final int accountId : profile.accountIds())
-        {
-            context.account(accountId, profile.riskLimits());
-        }
-        return context;
     }
 
     static void copy(final Path from, final Path to) throws IOException

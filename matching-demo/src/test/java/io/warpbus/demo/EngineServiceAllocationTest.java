@@ -65,47 +65,33 @@ class EngineServiceAllocationTest
 
     @TempDir
     Path dir;
-    private Bus engineBus;
-    private Bus clientBus;
-    private AppCounters counters;
+    private EngineRig rig;
     private AgentRunner runner;
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(runner, engineBus, clientBus, counters);
+        CloseHelper.quietCloseAll(runner, rig);
     }
 
     @Test
     void shouldNotAllocateOnTheEngineThreadInSteadyState() throws Exception
     {
-        final DemoRig rig = new DemoRig();
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
-        counters = new AppCounters(dir.resolve("engine-app"));
+        rig = new EngineRig(dir);
         final LoadProfile profile = LoadProfile.tradingDay(10, 17).commandsPerSecond(100_000);
-        final EngineContext context = new EngineContext()
-            .bus(engineBus)
-            .counters(counters)
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
+        final EngineContext context = rig.context(profile)
             .snapshotChannel(SNAPSHOTS_IPC)
-            .instruments(profile.instruments())
             .bookCapacity(16 * 1024)
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("t.snap", 10)))
             .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("t.hb", 100000)))
             .journalDirectory(dir.resolve("journal"))
             .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
-        for (final int accountId : profile.accountIds())
-        {
-            context.account(accountId, profile.riskLimits());
-        }
         final EngineService engine = new EngineService(context);
+        final Bus clientBus = rig.clientBus;
         final LoadClient client = new LoadClient(
-            clientBus, rig.orders, rig.reports, profile, Long.MAX_VALUE, SystemNanoClock.INSTANCE);
+            clientBus, rig.channels.orders, rig.channels.reports, profile, Long.MAX_VALUE, SystemNanoClock.INSTANCE);
         final MarketDataClient md = new MarketDataClient();
-        final Subscription incremental = clientBus.addSubscription(rig.marketData);
+        final Subscription incremental = clientBus.addSubscription(rig.channels.marketData);
         final Subscription snapshots = clientBus.addSubscription(SNAPSHOTS_IPC);
         runner = new AgentRunner(IdleStrategies.fromAlias("backoff"), Throwable::printStackTrace, null, engine);
         AgentRunner.startOnThread(runner);

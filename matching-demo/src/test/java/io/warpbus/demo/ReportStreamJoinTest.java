@@ -24,7 +24,6 @@ import io.warpbus.bus.Bus;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.demo.client.LoadClient;
-import io.warpbus.demo.service.EngineContext;
 import io.warpbus.demo.service.EngineService;
 import io.warpbus.matching.load.LoadProfile;
 import io.warpbus.orderentry.sbe.EngineHeartbeatEncoder;
@@ -55,34 +54,24 @@ class ReportStreamJoinTest
 
     @TempDir
     Path dir;
-    private Bus engineBus;
-    private Bus clientBus;
-    private AppCounters counters;
+    private EngineRig rig;
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(engineBus, clientBus, counters);
+        CloseHelper.quietClose(rig);
     }
 
     @Test
     void shouldGreetANewReportSubscriberAtOnceRatherThanAtTheNextHeartbeat() throws IOException
     {
-        final DemoRig rig = new DemoRig();
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
-        counters = new AppCounters(dir.resolve("engine-app"));
+        rig = new EngineRig(dir);
+        final Bus clientBus = rig.clientBus;
         final LoadProfile profile = LoadProfile.tradingDay(1, 7);
-        final EngineService engine = new EngineService(new EngineContext()
-            .bus(engineBus)
-            .counters(counters)
-            .orderEntryChannel(rig.orders)
-            .executionReportChannel(rig.reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
+        final EngineService engine = new EngineService(rig.context()
             .instruments(profile.instruments())
             .heartbeatIntervalNs(TimeUnit.HOURS.toNanos(1)));
-        final Subscription reports = clientBus.addSubscription(rig.reports);
+        final Subscription reports = clientBus.addSubscription(rig.channels.reports);
         final int[] heartbeats = new int[1];
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
@@ -109,13 +98,12 @@ class ReportStreamJoinTest
     @Test
     void shouldSendNoCommandBeforeTheEngineHasGreetedIt() throws IOException
     {
-        final DemoRig rig = new DemoRig();
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
+        rig = new EngineRig(dir);
+        final DemoRig channels = rig.channels;
         // The test plays the engine: it takes the commands and publishes reports, but says nothing at first.
-        final Subscription commands = engineBus.addSubscription(rig.orders);
-        final ExclusivePublication reports = engineBus.addExclusivePublication(rig.reports);
-        final LoadClient client = new LoadClient(clientBus, rig.orders, rig.reports,
+        final Subscription commands = rig.engineBus.addSubscription(channels.orders);
+        final ExclusivePublication reports = rig.engineBus.addExclusivePublication(channels.reports);
+        final LoadClient client = new LoadClient(rig.clientBus, channels.orders, channels.reports,
             LoadProfile.tradingDay(1, 7).commandsPerSecond(100_000), 1_000, SystemNanoClock.INSTANCE);
         final int[] received = new int[1];
 
@@ -154,7 +142,7 @@ class ReportStreamJoinTest
     private void drive(final LoadClient client, final Subscription commands, final int[] received)
     {
         Await.checkInterrupted();
-        engineBus.doWork();
+        rig.engineBus.doWork();
         client.doWork();
         received[0] += commands.poll((buffer, offset, length, header) -> { }, 64);
     }

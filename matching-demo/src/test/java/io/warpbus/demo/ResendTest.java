@@ -65,9 +65,7 @@ class ResendTest
 
     @TempDir
     Path dir;
-    private Bus engineBus;
-    private Bus clientBus;
-    private AppCounters counters;
+    private EngineRig rig;
     private EngineService engine;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -75,17 +73,16 @@ class ResendTest
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(engineBus, clientBus, counters);
+        CloseHelper.quietClose(rig);
     }
 
     @Test
     void shouldResendHeldReportsInOrderAndSkipThoseNoLongerHeld() throws IOException
     {
-        final DemoRig rig = new DemoRig();
-        engineBus = DemoRig.bus(dir, "engine");
-        clientBus = DemoRig.bus(dir, "client");
-        engine = engine(rig, rig.orders, rig.reports).reportHistory(16).build();
-        final ExclusivePublication orders = clientBus.addExclusivePublication(rig.orders);
+        rig = new EngineRig(dir);
+        final Bus clientBus = rig.clientBus;
+        engine = new EngineService(engineContext().reportHistory(16));
+        final ExclusivePublication orders = clientBus.addExclusivePublication(rig.channels.orders);
         awaitTrue(engine::isOrderEntryConnected, "the engine to subscribe");
 
         // Forty orders answered while no one listens: their reports reach nobody.
@@ -96,7 +93,7 @@ class ResendTest
         awaitTrue(() -> 40 == engine.lastExecId(), "forty rejections");
         assertEquals(40, engine.counters().unsentReports());
 
-        final Subscription reports = clientBus.addSubscription(rig.reports);
+        final Subscription reports = clientBus.addSubscription(rig.channels.reports);
         final List<long[]> received = new ArrayList<>();
         final long[] greeting = { -1 };
         final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -156,17 +153,16 @@ class ResendTest
     @Test
     void shouldRecoverReportsMissedWhileDroppedAsASlowConsumer() throws IOException
     {
-        final DemoRig rig = new DemoRig();
         // A small publisher window, so that a subscriber dropped for long enough cannot be caught up by the bus.
-        engineBus = Bus.launch(new BusContext().directory(dir).name("engine").threadingMode(ThreadingMode.INVOKER)
-            .termLength(64 * 1024).window(2 * 1024 * 1024).ringCapacity(1024 * 1024));
-        clientBus = DemoRig.bus(dir, "client");
+        rig = new EngineRig(dir, Bus.launch(new BusContext().directory(dir).name("engine")
+            .threadingMode(ThreadingMode.INVOKER).termLength(64 * 1024).window(2 * 1024 * 1024)
+            .ringCapacity(1024 * 1024)));
         final String otherOrders = "warp:iwarp?endpoint=127.0.0.1:" + DemoRig.freePort() + "|stream=1001";
-        engine = engine(rig, rig.orders, rig.reports).orderEntryChannel(otherOrders).build();
+        engine = new EngineService(engineContext().orderEntryChannel(otherOrders));
         final LoadProfile profile = LoadProfile.tradingDay(2, 11).commandsPerSecond(50_000);
-        final LoadClient client = new LoadClient(clientBus, rig.orders,
-            rig.reports + "|policy=drop|ring=256k|lag=192k", profile, 500, SystemNanoClock.INSTANCE);
-        final ExclusivePublication other = engineBus.addExclusivePublication(otherOrders);
+        final LoadClient client = new LoadClient(rig.clientBus, rig.channels.orders,
+            rig.channels.reports + "|policy=drop|ring=256k|lag=192k", profile, 500, SystemNanoClock.INSTANCE);
+        final ExclusivePublication other = rig.engineBus.addExclusivePublication(otherOrders);
 
         awaitTrue(() ->
         {
@@ -197,48 +193,12 @@ class ResendTest
         assertEquals(client.resentReports(), engine.counters().resentReports() - client.duplicateReports());
     }
 
-    private EngineBuilder engine(final DemoRig rig, final String orders, final String reports)
+    /**
+     * The engine of both tests: the rig's channels, two instruments and their accounts.
+     */
+    private EngineContext engineContext()
     {
-        return new EngineBuilder(new EngineContext()
-            .bus(engineBus)
-            .counters(counters = new AppCounters(dir.resolve("engine-app")))
-            .orderEntryChannel(orders)
-            .executionReportChannel(reports)
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
-            .instruments(LoadProfile.tradingDay(2, 11).instruments()));
-    }
-
-    private final class EngineBuilder
-    {
-        private final EngineContext context;
-
-        EngineBuilder(final EngineContext context)
-        {
-            this.context = context;
-            final LoadProfile profile = LoadProfile.tradingDay(2, 11);
-            for (final int accountId : profile.accountIds())
-            {
-                context.account(accountId, profile.riskLimits());
-            }
-        }
-
-        EngineBuilder reportHistory(final int reports)
-        {
-            context.reportHistory(reports);
-            return this;
-        }
-
-        EngineBuilder orderEntryChannel(final String channel)
-        {
-            context.orderEntryChannel(channel);
-            return this;
-        }
-
-        EngineService build()
-        {
-            return new EngineService(context);
-        }
+        return rig.context(LoadProfile.tradingDay(2, 11));
     }
 
     /**
@@ -275,6 +235,6 @@ class ResendTest
     {
         Await.checkInterrupted();
         engine.doWork();
-        clientBus.doWork();
+        rig.clientBus.doWork();
     }
 }

@@ -232,23 +232,13 @@ class RouteTest
     {
         final AppCounters counters = new AppCounters(dir.resolve("engine-app-" + closeables.size()));
         closeables.add(counters);
-        final EngineContext context = new EngineContext()
-            .bus(engineBus)
-            .counters(counters)
-            .orderEntryChannel(orders[0])
-            .executionReportChannel(reports[0])
-            .marketDataChannel(rig.marketData)
-            .snapshotChannel(rig.snapshots)
+        // The default route is the rig's own channels, orders[0] and reports[0].
+        final EngineContext context = rig.engineContext(engineBus, counters, PROFILE)
             .dropCopyChannel(dropCopy)
-            .journalDirectory(journal)
-            .instruments(PROFILE.instruments());
+            .journalDirectory(journal);
         for (int origin = 1; origin <= routes; origin++)
         {
             context.route(origin, orders[origin], reports[origin]);
-        }
-        for (final int accountId : PROFILE.accountIds())
-        {
-            context.account(accountId, PROFILE.riskLimits());
         }
         return context;
     }

@@ -20,17 +20,15 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
+import io.warpbus.gateway.security.AuthenticatorFixtures;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bcrypt;
 
 /**
  * What the gateway's tests share: the instruments and accounts of the engine they run against, the users of the
@@ -51,8 +49,8 @@ final class GatewayFixtures
     static final long[] ACCOUNTS = { ALICE_ACCOUNT, ALICE_SECOND_ACCOUNT, BOB_ACCOUNT, CAROL_ACCOUNT, ADMIN_ACCOUNT,
         VIEWER_ACCOUNT };
     static final RiskLimits LIMITS = new RiskLimits(1_000_000_000L, Long.MAX_VALUE / 4, Long.MAX_VALUE / 4);
-    static final String BOB_KEY = "AK-BOB-0001";
-    static final byte[] BOB_SECRET = "bob secret, at least 32 bytes long".getBytes(StandardCharsets.US_ASCII);
+    static final String BOB_KEY = AuthenticatorFixtures.BOB_KEY;
+    static final byte[] BOB_SECRET = AuthenticatorFixtures.BOB_SECRET;
 
     private GatewayFixtures()
     {
@@ -70,37 +68,24 @@ final class GatewayFixtures
      */
     static Path writeCredentials(final Path dir)
     {
-        final BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
         final List<String> users = new ArrayList<>();
-        users.add(user("alice", bcrypt.encode("alice-pw"), "[" + ALICE_ACCOUNT + "," + ALICE_SECOND_ACCOUNT + "]",
+        users.add(user("alice", bcrypt("alice-pw"), "[" + ALICE_ACCOUNT + "," + ALICE_SECOND_ACCOUNT + "]",
             "[\"trader\"]", "[\"*\"]", ""));
-        users.add(user("bob", bcrypt.encode("bob-pw"), "[" + BOB_ACCOUNT + "]", "[\"trader\"]", "[\"*\"]",
-            ",\"apiKeys\":[{\"id\":\"" + BOB_KEY + "\",\"secret\":\"" +
-            Base64.getEncoder().encodeToString(BOB_SECRET) + "\"}]"));
-        users.add(user("carol", bcrypt.encode("carol-pw"), "[" + CAROL_ACCOUNT + "]", "[\"trader\"]",
+        users.add(user("bob", bcrypt("bob-pw"), "[" + BOB_ACCOUNT + "]", "[\"trader\"]", "[\"*\"]",
+            ",\"apiKeys\":[" + AuthenticatorFixtures.bobApiKey() + "]"));
+        users.add(user("carol", bcrypt("carol-pw"), "[" + CAROL_ACCOUNT + "]", "[\"trader\"]",
             "[\"ACME\"]", ",\"ordersPerSecond\":5,\"orderBurst\":5"));
-        users.add(user("admin", bcrypt.encode("admin-pw"), "[" + ADMIN_ACCOUNT + "]", "[\"admin\",\"trader\"]",
+        users.add(user("admin", bcrypt("admin-pw"), "[" + ADMIN_ACCOUNT + "]", "[\"admin\",\"trader\"]",
             "[\"*\"]", ""));
-        users.add(user("vera", bcrypt.encode("vera-pw"), "[" + VIEWER_ACCOUNT + "]", "[\"viewer\"]", "[\"ACME\"]",
+        users.add(user("vera", bcrypt("vera-pw"), "[" + VIEWER_ACCOUNT + "]", "[\"viewer\"]", "[\"ACME\"]",
             ""));
-        final Path file = dir.resolve("credentials.json");
-        try
-        {
-            Files.createDirectories(dir);
-            Files.writeString(file, "{\"users\":[" + String.join(",", users) + "]}");
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        return file;
+        return AuthenticatorFixtures.writeCredentials(dir, "{\"users\":[" + String.join(",", users) + "]}");
     }
 
-    private static String user(final String name, final String hash, final String accounts, final String roles,
+    private static String user(final String name, final String password, final String accounts, final String roles,
         final String marketData, final String extra)
     {
-        return "{\"name\":\"" + name + "\",\"password\":\"{bcrypt}" + hash + "\",\"accounts\":" + accounts +
+        return "{\"name\":\"" + name + "\",\"password\":\"" + password + "\",\"accounts\":" + accounts +
             ",\"roles\":" + roles + ",\"marketData\":" + marketData + extra + "}";
     }
 

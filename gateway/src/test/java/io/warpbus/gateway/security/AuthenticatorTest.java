@@ -15,14 +15,8 @@
  */
 package io.warpbus.gateway.security;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Base64;
 import java.util.HexFormat;
-import java.util.Map;
 
 import io.warpbus.gateway.session.GatewayCounters;
 import org.agrona.CloseHelper;
@@ -32,9 +26,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
-import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 
+import static io.warpbus.gateway.security.AuthenticatorFixtures.BOB_KEY;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.BOB_SECRET;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bcrypt;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bobApiKey;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.credentials;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.writeCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,33 +46,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AuthenticatorTest
 {
     private static final int MAX_FAILURES = 3;
-    private static final String KEY = "AK-BOB-0001";
-    private static final byte[] KEY_SECRET = "bob secret, at least 32 bytes long".getBytes(StandardCharsets.US_ASCII);
 
     @TempDir
     Path dir;
-    private final CachedEpochClock clock = new CachedEpochClock();
+    private final CachedEpochClock clock = AuthenticatorFixtures.clock();
     private GatewayCounters counters;
     private Authenticator authenticator;
     private int nextAddress;
     private int nextNonce;
 
     @BeforeEach
-    void setUp() throws IOException
+    void setUp()
     {
-        final BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
-        final Path file = dir.resolve("credentials.json");
-        Files.writeString(file, "{\"users\":[" +
-            "{\"name\":\"alice\",\"password\":\"{bcrypt}" + bcrypt.encode("alice-pw") + "\",\"accounts\":[101]}," +
-            "{\"name\":\"bob\",\"password\":\"{bcrypt}" + bcrypt.encode("bob-pw") + "\",\"accounts\":[201]," +
-            "\"apiKeys\":[{\"id\":\"" + KEY + "\",\"secret\":\"" + Base64.getEncoder().encodeToString(KEY_SECRET) +
-            "\"}]}]}");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        final Path file = writeCredentials(dir, "{\"users\":[" +
+            "{\"name\":\"alice\",\"password\":\"" + bcrypt("alice-pw") + "\",\"accounts\":[101]}," +
+            "{\"name\":\"bob\",\"password\":\"" + bcrypt("bob-pw") + "\",\"accounts\":[201]," +
+            "\"apiKeys\":[" + bobApiKey() + "]}]}");
         counters = new GatewayCounters(dir.resolve("counters"));
-        clock.update(1_767_312_000_000L);
-        authenticator = new Authenticator(CredentialStore.load(file, true, 10, 10),
-            new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", bcrypt)),
-            new LogonThrottle(MAX_FAILURES, 60_000), counters, clock, 30_000);
+        authenticator = AuthenticatorFixtures.authenticator(credentials(file), MAX_FAILURES, counters, clock);
     }
 
     @AfterEach
@@ -90,7 +79,7 @@ class AuthenticatorTest
         assertEquals("bad signature", key("0".repeat(64)).failure());
         final Authenticator.Outcome good = key(null);
         assertTrue(good.succeeded(), good.failure());
-        authenticator.onAccepted(KEY);
+        authenticator.onAccepted(BOB_KEY);
 
         assertEquals("bad signature", key("0".repeat(64)).failure(), "the key's count started again");
         assertEquals("bad signature", key("0".repeat(64)).failure());
@@ -118,12 +107,12 @@ class AuthenticatorTest
         assertEquals("unknown user or wrong password", password("bob", "guess-1").failure());
         assertEquals("unknown user or wrong password", password("bob", "guess-2").failure());
         assertTrue(key(null).succeeded());
-        authenticator.onAccepted(KEY);
+        authenticator.onAccepted(BOB_KEY);
         assertEquals("unknown user or wrong password", password("bob", "guess-3").failure());
 
         assertThrottled(password("bob", "bob-pw"));
         assertTrue(key(null).succeeded(), "the key has its own count");
-        authenticator.onAccepted(KEY);
+        authenticator.onAccepted(BOB_KEY);
     }
 
     @Test
@@ -151,8 +140,8 @@ class AuthenticatorTest
         final String nonce = "nonce-" + String.format("%016d", ++nextNonce);
         final long timestampMs = clock.time();
         final String signed = null != signature ? signature :
-            HexFormat.of().formatHex(Authenticator.sign(KEY_SECRET, KEY, timestampMs, nonce));
-        return authenticator.apiKey(KEY, timestampMs, nonce, signed, address());
+            HexFormat.of().formatHex(Authenticator.sign(BOB_SECRET, BOB_KEY, timestampMs, nonce));
+        return authenticator.apiKey(BOB_KEY, timestampMs, nonce, signed, address());
     }
 
     private String address()

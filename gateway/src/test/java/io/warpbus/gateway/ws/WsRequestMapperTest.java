@@ -18,12 +18,8 @@ package io.warpbus.gateway.ws;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -34,8 +30,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.warpbus.gateway.security.Authenticator;
-import io.warpbus.gateway.security.CredentialStore;
-import io.warpbus.gateway.security.LogonThrottle;
+import io.warpbus.gateway.security.AuthenticatorFixtures;
 import io.warpbus.gateway.session.CommandDescriptor;
 import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.CoreStandIn;
@@ -54,9 +49,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
-import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 
+import static io.warpbus.gateway.security.AuthenticatorFixtures.BOB_KEY;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.BOB_SECRET;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bcrypt;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bobApiKey;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.credentials;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.writeCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -71,13 +70,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class WsRequestMapperTest
 {
-    private static final String KEY = "AK-BOB-0001";
-    private static final byte[] KEY_SECRET = "bob secret, at least 32 bytes long".getBytes(StandardCharsets.US_ASCII);
     private static final Schema SCHEMA = loadSchema();
 
     @TempDir
     Path dir;
-    private final CachedEpochClock clock = new CachedEpochClock();
+    private final CachedEpochClock clock = AuthenticatorFixtures.clock();
     private final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(
         ByteBuffer.allocateDirect(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
     private final JsonProtocol protocol = new JsonProtocol();
@@ -87,21 +84,15 @@ class WsRequestMapperTest
     private int nextAddress;
 
     @BeforeEach
-    void setUp() throws IOException
+    void setUp()
     {
-        final BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
-        final Path file = dir.resolve("credentials.json");
-        Files.writeString(file, "{\"users\":[" +
-            "{\"name\":\"alice\",\"password\":\"{bcrypt}" + bcrypt.encode("alice-pw") + "\",\"accounts\":[101]}," +
-            "{\"name\":\"bob\",\"accounts\":[201],\"apiKeys\":[{\"id\":\"" + KEY + "\",\"secret\":\"" +
-            Base64.getEncoder().encodeToString(KEY_SECRET) + "\"}]}]}");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        final Path file = writeCredentials(dir, "{\"users\":[" +
+            "{\"name\":\"alice\",\"password\":\"" + bcrypt("alice-pw") + "\",\"accounts\":[101]}," +
+            "{\"name\":\"bob\",\"accounts\":[201],\"apiKeys\":[" + bobApiKey() + "]}]}");
         counters = new GatewayCounters(dir.resolve("counters"));
         connections = new ConnectionTable(2, 64 * 1024);
-        clock.update(1_767_312_000_000L);
-        final Authenticator authenticator = new Authenticator(CredentialStore.load(file, true, 10, 10),
-            new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", bcrypt)), new LogonThrottle(3, 60_000),
-            counters, clock, 30_000);
+        final Authenticator authenticator =
+            AuthenticatorFixtures.authenticator(credentials(file), 3, counters, clock);
         mapper = new WsRequestMapper(CoreStandIn.commands(ring),
             new InstrumentRegistry(1_000_000, Map.of(), new HashSet<>()), authenticator, SystemNanoClock.INSTANCE);
     }
@@ -303,9 +294,9 @@ class WsRequestMapperTest
     private String signedKeyLogon(final String nonce)
     {
         final long timestampMs = clock.time();
-        return "{\"type\":\"logon\",\"apiKey\":\"" + KEY + "\",\"timestamp\":" + timestampMs + ",\"nonce\":\"" +
+        return "{\"type\":\"logon\",\"apiKey\":\"" + BOB_KEY + "\",\"timestamp\":" + timestampMs + ",\"nonce\":\"" +
             nonce + "\",\"signature\":\"" +
-            HexFormat.of().formatHex(Authenticator.sign(KEY_SECRET, KEY, timestampMs, nonce)) + "\"";
+            HexFormat.of().formatHex(Authenticator.sign(BOB_SECRET, BOB_KEY, timestampMs, nonce)) + "\"";
     }
 
     private static String password(final String user, final String password, final String more)

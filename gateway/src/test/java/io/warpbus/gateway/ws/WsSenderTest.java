@@ -15,16 +15,13 @@
  */
 package io.warpbus.gateway.ws;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.Map;
 
 import io.warpbus.gateway.security.Authenticator;
+import io.warpbus.gateway.security.AuthenticatorFixtures;
 import io.warpbus.gateway.security.CredentialStore;
-import io.warpbus.gateway.security.LogonThrottle;
 import io.warpbus.gateway.session.Connection;
 import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.CoreStandIn;
@@ -33,16 +30,16 @@ import io.warpbus.gateway.session.EventText;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
-import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 
+import static io.warpbus.gateway.security.AuthenticatorFixtures.bcrypt;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.credentials;
+import static io.warpbus.gateway.security.AuthenticatorFixtures.writeCredentials;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,21 +61,14 @@ class WsSenderTest
     private WsSender sender;
 
     @BeforeEach
-    void setUp() throws IOException
+    void setUp()
     {
-        final BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder(4);
-        final Path file = dir.resolve("credentials.json");
-        Files.writeString(file, "{\"users\":[{\"name\":\"carol\",\"password\":\"{bcrypt}" + bcrypt.encode("carol-pw") +
-            "\",\"accounts\":[301]}]}");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        final CredentialStore credentials = CredentialStore.load(file, true, 10, 10);
+        final CredentialStore credentials = credentials(writeCredentials(dir,
+            "{\"users\":[{\"name\":\"carol\",\"password\":\"" + bcrypt("carol-pw") + "\",\"accounts\":[301]}]}"));
         counters = new GatewayCounters(dir.resolve("counters"));
         connections = new ConnectionTable(2, 64 * 1024);
-        final CachedEpochClock clock = new CachedEpochClock();
-        clock.update(1_767_312_000_000L);
-        authenticator = new Authenticator(credentials,
-            new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", bcrypt)),
-            new LogonThrottle(MAX_FAILURES, 60_000), counters, clock, 30_000);
+        authenticator = AuthenticatorFixtures.authenticator(
+            credentials, MAX_FAILURES, counters, AuthenticatorFixtures.clock());
         sender = new WsSender(connections, new JsonEventEncoder(
             new InstrumentRegistry(1_000, Map.of(), new HashSet<>()), credentials.directory()), authenticator);
     }

@@ -61,7 +61,7 @@ class CatchUpTest extends GatewayTestBase
     {
         final long catchUps = counters.value(GatewayCounterDescriptor.CATCH_UPS);
         final long disconnects = counters.value(GatewayCounterDescriptor.SLOW_CONSUMER_DISCONNECTS);
-        try (RawWebSocket slow = new RawWebSocket(port, 4096))
+        try (RawWebSocket slow = new RawWebSocket(wsPort(), 4096))
         {
             slow.send("{\"type\":\"logon\",\"username\":\"bob\",\"password\":\"bob-pw\"}");
             final JsonNode logon = slow.read();

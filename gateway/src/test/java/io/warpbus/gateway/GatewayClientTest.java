@@ -110,7 +110,7 @@ class GatewayClientTest extends GatewayTestBase
     {
         final String[] args = new String[options.length + 2];
         args[0] = "--url";
-        args[1] = "ws://127.0.0.1:" + port + "/ws";
+        args[1] = "ws://127.0.0.1:" + wsPort() + "/ws";
         System.arraycopy(options, 0, args, 2, options.length);
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();

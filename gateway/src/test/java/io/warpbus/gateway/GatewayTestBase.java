@@ -19,6 +19,7 @@ import java.nio.file.Path;
 
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
+import io.warpbus.gateway.ws.TradingServer;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
 import org.junit.jupiter.api.AfterAll;
@@ -46,6 +47,9 @@ abstract class GatewayTestBase
     int port;
 
     @Autowired
+    TradingServer tradingServer;
+
+    @Autowired
     SessionCore core;
 
     @Autowired
@@ -64,6 +68,7 @@ abstract class GatewayTestBase
         registry.add("warpbus.gateway.journal.directory", () -> dir().resolve("gateway-journal").toString());
         registry.add("warpbus.gateway.instruments.max-quantity.ACME", () -> "10000");
         registry.add("warpbus.gateway.sessions.max-sessions", () -> "64");
+        registry.add("warpbus.gateway.trading.port", () -> "0");
         for (final String argument : engine().gatewayArguments(1))
         {
             final int equals = argument.indexOf('=');
@@ -123,8 +128,19 @@ abstract class GatewayTestBase
             instruments.size() == GatewayFixtures.instruments().length);
     }
 
+    /**
+     * The port the tests' WebSocket clients use: the gateway's own trading server; a subclass for the web server's
+     * endpoint returns {@link #port}.
+     *
+     * @return the port of a {@code /ws} endpoint.
+     */
+    int wsPort()
+    {
+        return tradingServer.port();
+    }
+
     TestClient client()
     {
-        return new TestClient(port);
+        return new TestClient(wsPort());
     }
 }

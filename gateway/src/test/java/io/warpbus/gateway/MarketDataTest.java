@@ -135,7 +135,8 @@ class MarketDataTest extends GatewayTestBase
     @Test
     void shouldConflateASlowClientWithoutHoldingUpTheFastOnes() throws InterruptedException
     {
-        try (TestClient fast = client(); RawWebSocket slow = new RawWebSocket(port, 4096); TestClient bob = client())
+        try (TestClient fast = client(); RawWebSocket slow = new RawWebSocket(wsPort(), 4096);
+            TestClient bob = client())
         {
             // The longest heartbeat allowed: these clients do not heartbeat, and the test outlasts the default.
             fast.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\"," +

@@ -151,6 +151,9 @@ class OperationsTest extends GatewayTestBase
         assertTrue(health.path("components").path("engine").path("details").path("caughtUp").asBoolean());
         assertEquals("UP", health.path("components").path("journal").path("status").asString());
         assertEquals("UP", health.path("components").path("sessionCore").path("status").asString());
+        final JsonNode trading = health.path("components").path("tradingServer");
+        assertEquals("UP", trading.path("status").asString(), health.toString());
+        assertEquals(wsPort(), trading.path("details").path("port").asInt());
         final JsonNode liveness = JSON.readTree(get("/actuator/health/liveness", null).body());
         assertEquals("UP", liveness.path("status").asString(), liveness.toString());
     }

@@ -136,25 +136,41 @@ final class RawWebSocket implements AutoCloseable
 
     private void frame(final int opcode, final byte[] payload)
     {
+        sendFrame(0x80 | opcode, payload, true);
+    }
+
+    /**
+     * Send a frame as given, breaking the protocol if the test wants to.
+     *
+     * @param first   the first byte: FIN, reserved bits and opcode.
+     * @param payload the payload (less than 64 KiB).
+     * @param masked  false to send it unmasked, which a client must not.
+     */
+    void sendFrame(final int first, final byte[] payload, final boolean masked)
+    {
         final byte[] mask = new byte[4];
         ThreadLocalRandom.current().nextBytes(mask);
+        final int maskBit = masked ? 0x80 : 0;
         try
         {
-            out.write(0x80 | opcode);
+            out.write(first);
             if (payload.length < 126)
             {
-                out.write(0x80 | payload.length);
+                out.write(maskBit | payload.length);
             }
             else
             {
-                out.write(0x80 | 126);
+                out.write(maskBit | 126);
                 out.write(payload.length >>> 8);
                 out.write(payload.length & 0xFF);
             }
-            out.write(mask);
+            if (masked)
+            {
+                out.write(mask);
+            }
             for (int i = 0; i < payload.length; i++)
             {
-                out.write(payload[i] ^ mask[i & 3]);
+                out.write(masked ? payload[i] ^ mask[i & 3] : payload[i]);
             }
             out.flush();
         }
@@ -216,6 +232,49 @@ final class RawWebSocket implements AutoCloseable
             }
         }
         return null;
+    }
+
+    /**
+     * Has the gateway closed the TCP connection? Reads past anything still sent.
+     *
+     * @return true at the end of the stream, false if the read timed out first.
+     */
+    boolean awaitEndOfStream()
+    {
+        try
+        {
+            while (in.read() >= 0)
+            {
+                continue;
+            }
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return ex.getMessage() != null && ex.getMessage().contains("reset");
+        }
+    }
+
+    /**
+     * Send a raw request on a new connection and read the answer until the gateway closes it.
+     *
+     * @param port    where to.
+     * @param request the bytes to send.
+     * @return all the gateway sent.
+     */
+    static String exchange(final int port, final String request)
+    {
+        try (Socket socket = new Socket())
+        {
+            socket.setSoTimeout((int)TestClient.TIMEOUT_MS);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     int closeCode()

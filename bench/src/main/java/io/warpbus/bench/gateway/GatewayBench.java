@@ -115,7 +115,7 @@ public final class GatewayBench
             {
                 System.err.println("unknown option '" + args[i] + "': usage: warpbus bench gateway [--quick] " +
                     "[--sessions N] [--ordering N] [--rate ORDERS_PER_S] [--instruments N] [--engine-idle S] " +
-                    "[--gateway-idle S] [--windows N] [--window-s S]");
+                    "[--gateway-idle S] [--windows N] [--window-s S] [--server trading|web]");
                 System.exit(2);
             }
         }
@@ -147,11 +147,18 @@ public final class GatewayBench
         final long warmUpS = quick ? 5 : 15;
         final String engineIdle = options.getOrDefault("engine-idle", "backoff");
         final String gatewayIdle = options.getOrDefault("gateway-idle", "backoff");
+        // The gateway's own trading server, or the web server's /ws endpoint.
+        final String server = options.getOrDefault("server", "trading");
+        if (!"trading".equals(server) && !"web".equals(server))
+        {
+            throw new IllegalArgumentException("--server " + server + ": it is 'trading' or 'web'");
+        }
 
         final String host = "127.0.0.1";
         final int enginePort = freePort(host);
         final int gatewayOrderPort = freePort(host);
         final int httpPort = freePort(host);
+        final int tradingPort = freePort(host);
         final String orders = "warp:iwarp?endpoint=" + host + ":" + gatewayOrderPort + "|stream=1011|name=orders";
         final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1012|name=reports";
         final String unused = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=unused";
@@ -160,11 +167,13 @@ public final class GatewayBench
 
         System.out.println("gateway suite" + (quick ? " (--quick)" : "") + ": " + sessions + " WebSocket sessions on " +
             "loopback, each subscribed to one of " + instrumentCount + " instruments, " + ordering + " of them " +
-            "trading " + rate + " requests/s in all (new orders near the last trade, some crossing, cancels of the " +
+            "trading " + rate + " requests/s in all, through the gateway's " + ("trading".equals(server) ?
+            "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near the last trade, some crossing, cancels of the " +
             "oldest of 5 resting orders); medians over " + windows + " windows of " + windowS + " s after " +
             warmUpS + " s of warm-up");
         System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
-            "gateway (JVM, session core idle " + gatewayIdle + ", Tomcat's threads, its WebSocket sender), and the " +
+            "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
+            "its trading server's thread" : "Tomcat's threads and its WebSocket sender") + "), and the " +
             "load (this JVM: NIO WebSocket clients on 2 selector threads and a pacer)");
         System.out.println(BenchReport.conditions());
         System.out.println();
@@ -187,6 +196,7 @@ public final class GatewayBench
         final Process gateway = start(GatewayApplication.class.getName(), List.of("-Xmx1g",
             "-XX:MaxDirectMemorySize=512m"), List.of(
             "--server.address=" + host, "--server.port=" + httpPort,
+            "--warpbus.gateway.trading.address=" + host, "--warpbus.gateway.trading.port=" + tradingPort,
             "--spring.main.banner-mode=off", "--logging.level.root=WARN",
             "--warpbus.gateway.name=bench-gateway", "--warpbus.gateway.origin=1",
             "--warpbus.gateway.idle-strategy=" + gatewayIdle,
@@ -212,8 +222,8 @@ public final class GatewayBench
         }
         final long connectStartNs = System.nanoTime();
         final BenchReport report = new BenchReport(SUITE, SYSTEM);
-        try (GatewayLoad load = new GatewayLoad(new GatewayLoad.Settings(URI.create("ws://" + host + ":" + httpPort +
-            "/ws"), logins, sessions, ordering, rate, symbols, 1, references, 5, 30_000, 20_260_101L)))
+        try (GatewayLoad load = new GatewayLoad(new GatewayLoad.Settings(URI.create("ws://" + host + ":" +
+            ("trading".equals(server) ? tradingPort : httpPort) + "/ws"), logins, sessions, ordering, rate, symbols, 1, references, 5, 30_000, 20_260_101L)))
         {
             System.out.printf(Locale.ROOT, "%,d sessions logged on and subscribed in %.1f s%n",
                 load.snapshot().sessionsLoggedOn(), (System.nanoTime() - connectStartNs) / 1e9);

@@ -42,6 +42,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param logon               logon throttling and the API-key clock skew.
  * @param instruments         instrument limits.
  * @param allowedOrigins      origins allowed to open a WebSocket (browsers), as patterns; empty for any.
+ * @param trading             the gateway's own WebSocket server for trading sessions.
  */
 @ConfigurationProperties("warpbus.gateway")
 public record GatewayProperties(
@@ -58,7 +59,8 @@ public record GatewayProperties(
     @DefaultValue RateLimits rateLimits,
     @DefaultValue Logon logon,
     @DefaultValue Instruments instruments,
-    @DefaultValue List<String> allowedOrigins)
+    @DefaultValue List<String> allowedOrigins,
+    @DefaultValue Trading trading)
 {
     /**
      * Channels to the engine.
@@ -145,6 +147,22 @@ public record GatewayProperties(
         @DefaultValue("5") int maxFailures,
         @DefaultValue("60s") Duration failureWindow,
         @DefaultValue("30s") Duration timestampSkew)
+    {
+    }
+
+    /**
+     * The gateway's own WebSocket server for trading sessions, beside the web server's {@code /ws}: the same protocol
+     * at the same path, served by one thread of the gateway's that writes the core's messages straight to the
+     * sockets (docs/gateway.md, "Two WebSocket servers").
+     *
+     * @param port         where it listens; 0 for any free port, -1 for no such server.
+     * @param address      the address it binds.
+     * @param logonThreads threads that check logons' credentials (a password hash takes milliseconds).
+     */
+    public record Trading(
+        @DefaultValue("-1") int port,
+        @DefaultValue("0.0.0.0") String address,
+        @DefaultValue("2") int logonThreads)
     {
     }
 

@@ -17,6 +17,7 @@ package io.warpbus.gateway.health;
 
 import io.warpbus.gateway.config.AgentLifecycle;
 import io.warpbus.gateway.session.SessionCore;
+import io.warpbus.gateway.ws.TradingServer;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -68,5 +69,21 @@ class HealthConfiguration
         return () -> (sessionCoreRunner.isAgentThreadAlive() ? Health.up() : Health.down())
             .withDetail("thread", "gateway-session-core")
             .build();
+    }
+
+    @Bean
+    HealthIndicator tradingServerHealthIndicator(final TradingServer tradingServer)
+    {
+        return () ->
+        {
+            if (tradingServer.port() < 0)
+            {
+                return Health.up().withDetail("configured", false).build();
+            }
+            return (tradingServer.isAgentThreadAlive() ? Health.up() : Health.down())
+                .withDetail("thread", "gateway-nio-ws")
+                .withDetail("port", tradingServer.port())
+                .build();
+        };
     }
 }

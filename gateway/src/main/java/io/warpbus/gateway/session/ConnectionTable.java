@@ -15,7 +15,8 @@
  */
 package io.warpbus.gateway.session;
 
-import java.util.concurrent.locks.LockSupport;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
@@ -33,7 +34,8 @@ public final class ConnectionTable implements AutoCloseable
 
     private final Connection[] connections;
     private final ManyToManyConcurrentArrayQueue<Connection> free;
-    private volatile Thread drainer;
+    private volatile Runnable[] drainers = new Runnable[0];
+    private final AtomicLong wakeUps = new AtomicLong();
 
     /**
      * Allocate the slots.
@@ -60,26 +62,49 @@ public final class ConnectionTable implements AutoCloseable
     }
 
     /**
-     * The thread that drains the outbound queues, woken by {@link #wakeDrainer()}.
+     * Add a way to wake one of the threads that drain the outbound queues (an adapter's sender), called by
+     * {@link #wakeDrainers()}.
      *
-     * @param thread the adapter's sender thread, or null.
+     * @param waker wakes the sender if it idles; must be cheap when it does not.
      */
-    public void drainer(final Thread thread)
+    public synchronized void addDrainer(final Runnable waker)
     {
-        drainer = thread;
+        final Runnable[] next = Arrays.copyOf(drainers, drainers.length + 1);
+        next[drainers.length] = waker;
+        drainers = next;
     }
 
     /**
-     * Wake the drainer if it is parked by its idle strategy, so that what the core has just queued leaves at once.
-     * Cheap when it is not parked.
+     * Remove a waker added by {@link #addDrainer}.
+     *
+     * @param waker as added.
      */
-    public void wakeDrainer()
+    public synchronized void removeDrainer(final Runnable waker)
     {
-        final Thread thread = drainer;
-        if (null != thread)
+        drainers = Arrays.stream(drainers).filter((each) -> each != waker).toArray(Runnable[]::new);
+    }
+
+    /**
+     * Wake the drainers if they idle, so that what the core has just queued leaves at once. Core thread.
+     */
+    public void wakeDrainers()
+    {
+        wakeUps.incrementAndGet();
+        for (final Runnable waker : drainers)
         {
-            LockSupport.unpark(thread);
+            waker.run();
         }
+    }
+
+    /**
+     * How often the core has woken the drainers: a drainer about to sleep reads it after saying so, and does not
+     * sleep if it has moved since its last pass over the queues (a wake-up in between would otherwise be missed).
+     *
+     * @return a count that only grows.
+     */
+    public long wakeUps()
+    {
+        return wakeUps.get();
     }
 
     /**

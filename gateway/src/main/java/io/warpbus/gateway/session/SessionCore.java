@@ -176,7 +176,7 @@ public final class SessionCore implements Agent, AutoCloseable
         work += runControl();
         if (work > 0)
         {
-            connections.wakeDrainer();
+            connections.wakeDrainers();
         }
         return work;
     }

@@ -19,9 +19,6 @@ import java.net.InetSocketAddress;
 
 import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.Connection;
-import io.warpbus.gateway.session.GatewayCounterDescriptor;
-import io.warpbus.gateway.session.GatewayCounters;
-import io.warpbus.gateway.session.ProtocolError;
 import org.agrona.concurrent.NanoClock;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
@@ -40,35 +37,25 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
 {
     /** The adapter id of WebSocket connections in the {@link ConnectionTable}. */
     public static final int ADAPTER_ID = 1;
-    static final int POLICY_VIOLATION = 1008;
-    static final int TRY_AGAIN_LATER = 1013;
     private static final String ATTRIBUTE = WsConnection.class.getName();
-    private static final int MAX_PRE_LOGON_ERRORS = 5;
 
     private final ConnectionTable connections;
-    private final WsRequestMapper mapper;
-    private final JsonProtocol protocol = new JsonProtocol();
-    private final GatewayCounters counters;
+    private final JsonSessionHandler handler;
     private final NanoClock clock;
-    private final int maxMessageBytes;
 
     /**
      * The adapter.
      *
-     * @param connections     the gateway's connection slots.
-     * @param mapper          requests to commands.
-     * @param counters        the gateway's counters.
-     * @param clock           the core's clock, to stamp commands.
-     * @param maxMessageBytes the largest message accepted; longer ones are refused with an error.
+     * @param connections the gateway's connection slots.
+     * @param handler     the JSON protocol.
+     * @param clock       the core's clock, to stamp commands.
      */
-    GatewayWebSocketHandler(final ConnectionTable connections, final WsRequestMapper mapper,
-        final GatewayCounters counters, final NanoClock clock, final int maxMessageBytes)
+    GatewayWebSocketHandler(final ConnectionTable connections, final JsonSessionHandler handler,
+        final NanoClock clock)
     {
         this.connections = connections;
-        this.mapper = mapper;
-        this.counters = counters;
+        this.handler = handler;
         this.clock = clock;
-        this.maxMessageBytes = maxMessageBytes;
     }
 
     @Override
@@ -90,7 +77,7 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
         final Connection slot = null == nativeSocket ? null : connections.acquire(ADAPTER_ID, connection);
         if (null == slot)
         {
-            socket.close(new CloseStatus(TRY_AGAIN_LATER, "the gateway is at its connection limit"));
+            socket.close(new CloseStatus(JsonSessionHandler.TRY_AGAIN_LATER, "the gateway is at its connection limit"));
             return;
         }
         connection.connection(slot);
@@ -105,7 +92,7 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
         {
             return;
         }
-        connection.append(message.getPayload(), maxMessageBytes);
+        connection.append(message.getPayload(), handler.maxMessageBytes());
         if (!message.isLast())
         {
             return;
@@ -115,11 +102,10 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
         {
             final int bytes = connection.messageBytes();
             connection.take();
-            refuse(connection, new RequestException(ProtocolError.TOO_LARGE, "message of " + bytes +
-                " bytes: the limit is " + maxMessageBytes, null), receivedNs);
+            handler.onOversize(connection, bytes, receivedNs);
             return;
         }
-        onMessage(connection, connection.take(), receivedNs);
+        handler.onText(connection, connection.take(), receivedNs);
     }
 
     @Override
@@ -128,8 +114,7 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
         final WsConnection connection = (WsConnection)socket.getAttributes().get(ATTRIBUTE);
         if (null != connection && message.isLast())
         {
-            refuse(connection, new RequestException(ProtocolError.MALFORMED, "binary frames are not part of the " +
-                "protocol: send JSON text", null), clock.nanoTime());
+            handler.onBinary(connection, clock.nanoTime());
         }
     }
 
@@ -140,97 +125,7 @@ public final class GatewayWebSocketHandler extends AbstractWebSocketHandler
         if (null != connection)
         {
             connection.closed();
-            mapper.closed(connection);
+            handler.onClosed(connection);
         }
-    }
-
-    private void onMessage(final WsConnection connection, final String text, final long receivedNs)
-    {
-        final JsonRequest request;
-        try
-        {
-            request = protocol.parse(text);
-        }
-        catch (final RequestException ex)
-        {
-            refuse(connection, ex, receivedNs);
-            return;
-        }
-        try
-        {
-            if (!connection.isLogonSubmitted())
-            {
-                if (!"logon".equals(request.type()))
-                {
-                    refuse(connection, new RequestException(ProtocolError.NOT_LOGGED_ON, "log on first: got '" +
-                        request.type() + "' before a logon", request.requestId()), receivedNs);
-                    return;
-                }
-                logon(connection, request, receivedNs);
-                return;
-            }
-            if ("logon".equals(request.type()))
-            {
-                throw new RequestException(ProtocolError.ALREADY_LOGGED_ON, "this connection has logged on already",
-                    request.requestId());
-            }
-            if (!mapper.map(connection, request, receivedNs))
-            {
-                overloaded(connection);
-            }
-        }
-        catch (final RequestException ex)
-        {
-            refuse(connection, ex, receivedNs);
-        }
-    }
-
-    private void logon(final WsConnection connection, final JsonRequest request, final long receivedNs)
-        throws RequestException
-    {
-        final WsRequestMapper.LogonResult result = mapper.logon(connection, request, receivedNs);
-        if (result.submitted())
-        {
-            connection.logonSubmitted();
-            return;
-        }
-        connection.sendDirect("{\"type\":\"logonRejected\",\"seq\":0,\"reason\":\"" +
-            JsonProtocol.jsonText(result.failure()) + "\"}");
-        connection.close(POLICY_VIOLATION, "logon refused");
-    }
-
-    /**
-     * Answer a bad message: through the core once it owns the connection (the error then carries the session's
-     * sequence number and repeated abuse closes the session), directly before.
-     */
-    private void refuse(final WsConnection connection, final RequestException error, final long receivedNs)
-    {
-        if (connection.isLogonSubmitted())
-        {
-            if (!mapper.error(connection, error, receivedNs))
-            {
-                overloaded(connection);
-            }
-            return;
-        }
-        counters.increment(GatewayCounterDescriptor.PROTOCOL_ERRORS);
-        final StringBuilder json = new StringBuilder(128).append("{\"type\":\"error\",\"seq\":0,\"code\":\"")
-            .append(error.error().label()).append("\",\"text\":\"")
-            .append(JsonProtocol.jsonText(error.getMessage())).append('"');
-        if (null != error.requestId())
-        {
-            json.append(",\"reqId\":\"").append(error.requestId()).append('"');
-        }
-        connection.sendDirect(json.append('}').toString());
-        if (connection.preLogonError() >= MAX_PRE_LOGON_ERRORS)
-        {
-            counters.increment(GatewayCounterDescriptor.ABUSE_DISCONNECTS);
-            connection.close(POLICY_VIOLATION, "too many bad messages before logon");
-        }
-    }
-
-    private void overloaded(final WsConnection connection)
-    {
-        connection.close(TRY_AGAIN_LATER, "the gateway is overloaded, try again");
     }
 }

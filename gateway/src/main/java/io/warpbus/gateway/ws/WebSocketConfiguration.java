@@ -15,6 +15,13 @@
  */
 package io.warpbus.gateway.ws;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
 import io.warpbus.gateway.config.AgentLifecycle;
 import io.warpbus.gateway.config.GatewayProperties;
 import io.warpbus.gateway.security.Authenticator;
@@ -24,6 +31,7 @@ import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -47,18 +55,26 @@ class WebSocketConfiguration
     private static final int SENDER_SPINS = 10;
     private static final int SENDER_YIELDS = 5;
 
+    /** Logons waiting for a logon thread before new ones are refused. */
+    private static final int LOGON_QUEUE = 4096;
+
     /** Path of the WebSocket endpoint. */
     static final String PATH = "/ws";
 
     @Bean
-    GatewayWebSocketHandler gatewayWebSocketHandler(final ConnectionTable connections, final SessionCore core,
-        final InstrumentRegistry instruments, final Authenticator authenticator, final GatewayCounters counters,
-        final GatewayProperties properties)
+    JsonSessionHandler jsonSessionHandler(final SessionCore core, final InstrumentRegistry instruments,
+        final Authenticator authenticator, final GatewayCounters counters, final GatewayProperties properties)
     {
         final WsRequestMapper mapper = new WsRequestMapper(core.commands(), instruments, authenticator,
             SystemNanoClock.INSTANCE);
-        return new GatewayWebSocketHandler(connections, mapper, counters, SystemNanoClock.INSTANCE,
-            properties.sessions().maxMessageBytes());
+        return new JsonSessionHandler(mapper, counters, properties.sessions().maxMessageBytes());
+    }
+
+    @Bean
+    GatewayWebSocketHandler gatewayWebSocketHandler(final ConnectionTable connections,
+        final JsonSessionHandler handler)
+    {
+        return new GatewayWebSocketHandler(connections, handler, SystemNanoClock.INSTANCE);
     }
 
     @Bean
@@ -98,9 +114,41 @@ class WebSocketConfiguration
     AgentLifecycle webSocketSender(final ConnectionTable connections, final InstrumentRegistry instruments,
         final CredentialStore credentials, final Authenticator authenticator, final GatewayCounters counters)
     {
-        return new AgentLifecycle(new WsSender(connections, new JsonEventEncoder(instruments,
-            credentials.directory()), authenticator),
+        return new AgentLifecycle(new WsSender(connections, new OutboundEvents(new JsonEventEncoder(instruments,
+            credentials.directory()), authenticator)),
             new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,
             AgentLifecycle.SENDER_PHASE);
+    }
+
+    @Bean
+    TradingServer tradingServer(final ConnectionTable connections, final JsonSessionHandler handler,
+        final InstrumentRegistry instruments, final CredentialStore credentials, final Authenticator authenticator,
+        final GatewayCounters counters, final GatewayProperties properties) throws IOException
+    {
+        final GatewayProperties.Trading trading = properties.trading();
+        if (trading.port() < 0)
+        {
+            return new TradingServer(null, null, null);
+        }
+        if (trading.logonThreads() < 1)
+        {
+            throw new IllegalStateException("warpbus.gateway.trading.logon-threads is " + trading.logonThreads() +
+                ": it needs at least 1");
+        }
+        final ExecutorService logons = new ThreadPoolExecutor(trading.logonThreads(), trading.logonThreads(), 0,
+            TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(LOGON_QUEUE), (task) ->
+            {
+                final Thread thread = new Thread(task, "gateway-logon");
+                thread.setDaemon(true);
+                return thread;
+            });
+        final NioWebSocketServer server = new NioWebSocketServer(
+            new InetSocketAddress(trading.address(), trading.port()), connections, handler,
+            new OutboundEvents(new JsonEventEncoder(instruments, credentials.directory()), authenticator),
+            new UpgradeRequest(PATH, properties.allowedOrigins()), logons, SystemNanoClock.INSTANCE,
+            properties.sessions().socketSendBuffer());
+        // The server idles in its selector itself; the runner only loops.
+        return new TradingServer(server, logons, new AgentLifecycle(server, NoOpIdleStrategy.INSTANCE, counters,
+            AgentLifecycle.SENDER_PHASE));
     }
 }

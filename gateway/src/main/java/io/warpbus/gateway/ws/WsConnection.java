@@ -30,7 +30,7 @@ import org.springframework.web.socket.WebSocketSession;
  * message being assembled from partial frames, and whether a send is in flight. Message handling for one socket is
  * serialised by the container; sends happen on the sender's thread once the session core owns the connection.
  */
-final class WsConnection
+final class WsConnection implements ClientSocket
 {
     private static final String BLOCKING_SEND_TIMEOUT = "org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT";
     private static final Long CLOSE_FLUSH_TIMEOUT_MS = 50L;
@@ -81,7 +81,8 @@ final class WsConnection
      *
      * @return host:port.
      */
-    String address()
+    @Override
+    public String address()
     {
         return address;
     }
@@ -91,12 +92,14 @@ final class WsConnection
      *
      * @return the host address.
      */
-    String host()
+    @Override
+    public String host()
     {
         return host;
     }
 
-    Connection connection()
+    @Override
+    public Connection connection()
     {
         return connection;
     }
@@ -106,12 +109,14 @@ final class WsConnection
         this.connection = connection;
     }
 
-    boolean isLogonSubmitted()
+    @Override
+    public boolean isLogonSubmitted()
     {
         return logonSubmitted;
     }
 
-    void logonSubmitted()
+    @Override
+    public void logonSubmitted()
     {
         logonSubmitted = true;
     }
@@ -122,17 +127,20 @@ final class WsConnection
      *
      * @return the user name or API key id, or null before a logon passed its credentials.
      */
-    String logonName()
+    @Override
+    public String logonName()
     {
         return logonName;
     }
 
-    void logonName(final String name)
+    @Override
+    public void logonName(final String name)
     {
         logonName = name;
     }
 
-    int preLogonError()
+    @Override
+    public int preLogonError()
     {
         return ++preLogonErrors;
     }
@@ -142,7 +150,8 @@ final class WsConnection
         return inFlight;
     }
 
-    boolean isClosed()
+    @Override
+    public boolean isClosed()
     {
         return closed;
     }
@@ -205,7 +214,8 @@ final class WsConnection
      *
      * @param json the message.
      */
-    void sendDirect(final String json)
+    @Override
+    public void sendDirect(final String json)
     {
         try
         {
@@ -226,7 +236,8 @@ final class WsConnection
      *
      * @param json the message.
      */
-    void sendAsync(final String json)
+    @Override
+    public void send(final String json)
     {
         inFlight = true;
         unflushed = true;
@@ -283,7 +294,8 @@ final class WsConnection
      * @param code   close code.
      * @param reason why.
      */
-    void close(final int code, final String reason)
+    @Override
+    public void close(final int code, final String reason)
     {
         closeSent = true;
         if (null != nativeSocket)

@@ -81,7 +81,7 @@ final class WsRequestMapper
      *
      * @throws RequestException for missing or badly formed fields.
      */
-    LogonResult logon(final WsConnection connection, final JsonRequest request, final long receivedNs)
+    LogonResult logon(final ClientSocket connection, final JsonRequest request, final long receivedNs)
         throws RequestException
     {
         final String requestId = request.requestId();
@@ -176,7 +176,7 @@ final class WsRequestMapper
      * @return false when the core's ring stayed full.
      * @throws RequestException for a bad value.
      */
-    boolean map(final WsConnection connection, final JsonRequest request, final long receivedNs)
+    boolean map(final ClientSocket connection, final JsonRequest request, final long receivedNs)
         throws RequestException
     {
         final int index = connection.connection().index();
@@ -234,7 +234,7 @@ final class WsRequestMapper
     /**
      * Hand a protocol error to the core, which answers it on the session.
      */
-    boolean error(final WsConnection connection, final RequestException error, final long receivedNs)
+    boolean error(final ClientSocket connection, final RequestException error, final long receivedNs)
     {
         final int index = connection.connection().index();
         return offer(() -> commands.protocolError(index, receivedNs, error.requestId(), error.error(),
@@ -244,7 +244,7 @@ final class WsRequestMapper
     /**
      * Tell the core the socket is gone; retried until it takes it, as a lost {@code CLOSED} would leak the slot.
      */
-    void closed(final WsConnection connection)
+    void closed(final ClientSocket connection)
     {
         final int index = connection.connection().index();
         final long receivedNs = clock.nanoTime();

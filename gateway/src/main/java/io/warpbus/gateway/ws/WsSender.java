@@ -15,12 +15,10 @@
  */
 package io.warpbus.gateway.ws;
 
-import io.warpbus.gateway.security.Authenticator;
+import java.util.concurrent.locks.LockSupport;
+
 import io.warpbus.gateway.session.Connection;
 import io.warpbus.gateway.session.ConnectionTable;
-import io.warpbus.gateway.session.EventDescriptor;
-import io.warpbus.gateway.session.EventText;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.MessageHandler;
 
@@ -31,12 +29,7 @@ import org.agrona.concurrent.MessageHandler;
  * up to {@value #SENDS_PER_SOCKET_PER_ROUND} messages while the container takes them at once (into its batch
  * buffer), then flushes them in one write: a message does not wait a round per message queued ahead of it, and a
  * burst costs one system call, not one per message. It also carries out the core's close requests and gives retired
- * connection slots back once nothing is in flight.
- * <p>
- * The core's answer to a logon passes through here on its way to the client, so this is where the
- * {@link Authenticator} hears it, off the core's thread: a refusal counts toward the logon throttle and an
- * acceptance forgives the failures of the name the logon used. A refusal still queued when its connection is
- * retired (the client did not wait for it) counts all the same.
+ * connection slots back once nothing is in flight ({@link OutboundEvents} says what each event becomes).
  */
 final class WsSender implements Agent
 {
@@ -44,17 +37,13 @@ final class WsSender implements Agent
     static final int SENDS_PER_SOCKET_PER_ROUND = 64;
 
     private final ConnectionTable connections;
-    private final JsonEventEncoder encoder;
-    private final Authenticator authenticator;
-    private final MessageHandler handler = this::onEvent;
-    private final MessageHandler unsent = this::onUnsent;
-    private WsConnection current;
+    private final OutboundEvents events;
+    private Runnable waker;
 
-    WsSender(final ConnectionTable connections, final JsonEventEncoder encoder, final Authenticator authenticator)
+    WsSender(final ConnectionTable connections, final OutboundEvents events)
     {
         this.connections = connections;
-        this.encoder = encoder;
-        this.authenticator = authenticator;
+        this.events = events;
     }
 
     @Override
@@ -78,8 +67,7 @@ final class WsSender implements Agent
                 {
                     if (null != socket)
                     {
-                        current = socket;
-                        connection.outbound().read(unsent);
+                        connection.outbound().read(events.unsent(socket));
                     }
                     connections.release(connection);
                     work++;
@@ -98,7 +86,7 @@ final class WsSender implements Agent
             }
             // While the container completes sends at once (the socket took the bytes), go on with this queue: an
             // order's answer should not wait a whole round over every socket per message queued ahead of it.
-            current = socket;
+            final MessageHandler handler = events.sending(socket);
             for (int budget = SENDS_PER_SOCKET_PER_ROUND; budget > 0 && isSendable(socket) &&
                 connection.outbound().size() > 0; budget--)
             {
@@ -120,51 +108,20 @@ final class WsSender implements Agent
     @Override
     public void onStart()
     {
-        connections.drainer(Thread.currentThread());
+        final Thread thread = Thread.currentThread();
+        waker = () -> LockSupport.unpark(thread);
+        connections.addDrainer(waker);
     }
 
     @Override
     public void onClose()
     {
-        connections.drainer(null);
+        connections.removeDrainer(waker);
     }
 
     @Override
     public String roleName()
     {
         return "gateway-ws-sender";
-    }
-
-    private void onEvent(final int type, final DirectBuffer buffer, final int offset, final int length)
-    {
-        onLogonAnswer(type);
-        if (EventDescriptor.CLOSE == type)
-        {
-            current.close(buffer.getInt(offset + EventDescriptor.CODE_OFFSET),
-                EventText.get(buffer, offset + EventDescriptor.REASON_TEXT_OFFSET));
-            return;
-        }
-        final String json = encoder.encode(type, buffer, offset, length);
-        if (null != json)
-        {
-            current.sendAsync(json);
-        }
-    }
-
-    private void onUnsent(final int type, final DirectBuffer buffer, final int offset, final int length)
-    {
-        onLogonAnswer(type);
-    }
-
-    private void onLogonAnswer(final int type)
-    {
-        if (EventDescriptor.LOGON_REJECTED == type)
-        {
-            authenticator.onRefused(current.host(), current.logonName());
-        }
-        else if (EventDescriptor.LOGON_ACCEPTED == type)
-        {
-            authenticator.onAccepted(current.logonName());
-        }
     }
 }

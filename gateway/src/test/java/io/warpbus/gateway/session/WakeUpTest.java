@@ -57,12 +57,12 @@ class WakeUpTest
         try (ConnectionTable table = new ConnectionTable(1, ConnectionTable.MIN_QUEUE_BYTES))
         {
             final Thread sender = parkedUntil(() -> table.get(0).outbound().size() > 0);
-            table.drainer(sender);
+            table.addDrainer(() -> LockSupport.unpark(sender));
             awaitParked(sender);
 
             assertTrue(table.get(0).outbound().write(EventDescriptor.HEARTBEAT, new UnsafeBuffer(new byte[64]), 0,
                 64));
-            table.wakeDrainer();
+            table.wakeDrainers();
             sender.join(TimeUnit.SECONDS.toMillis(10));
             assertTrue(!sender.isAlive(), "the sender saw the queued event");
         }

@@ -69,8 +69,8 @@ class WsSenderTest
         connections = new ConnectionTable(2, 64 * 1024);
         authenticator = AuthenticatorFixtures.authenticator(
             credentials, MAX_FAILURES, counters, AuthenticatorFixtures.clock());
-        sender = new WsSender(connections, new JsonEventEncoder(
-            new InstrumentRegistry(1_000, Map.of(), new HashSet<>()), credentials.directory()), authenticator);
+        sender = new WsSender(connections, new OutboundEvents(new JsonEventEncoder(
+            new InstrumentRegistry(1_000, Map.of(), new HashSet<>()), credentials.directory()), authenticator));
     }
 
     @AfterEach

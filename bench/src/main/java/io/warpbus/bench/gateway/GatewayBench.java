@@ -168,8 +168,8 @@ public final class GatewayBench
         System.out.println("gateway suite" + (quick ? " (--quick)" : "") + ": " + sessions + " WebSocket sessions on " +
             "loopback, each subscribed to one of " + instrumentCount + " instruments, " + ordering + " of them " +
             "trading " + rate + " requests/s in all, through the gateway's " + ("trading".equals(server) ?
-            "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near the last trade, some crossing, cancels of the " +
-            "oldest of 5 resting orders); medians over " + windows + " windows of " + windowS + " s after " +
+            "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near " +
+            "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows + " windows of " + windowS + " s after " +
             warmUpS + " s of warm-up");
         System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
             "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
@@ -222,8 +222,10 @@ public final class GatewayBench
         }
         final long connectStartNs = System.nanoTime();
         final BenchReport report = new BenchReport(SUITE, SYSTEM);
-        try (GatewayLoad load = new GatewayLoad(new GatewayLoad.Settings(URI.create("ws://" + host + ":" +
-            ("trading".equals(server) ? tradingPort : httpPort) + "/ws"), logins, sessions, ordering, rate, symbols, 1, references, 5, 30_000, 20_260_101L)))
+        final URI wsUri = URI.create("ws://" + host + ":" + ("trading".equals(server) ? tradingPort : httpPort) +
+            "/ws");
+        try (GatewayLoad load = new GatewayLoad(new GatewayLoad.Settings(wsUri, logins, sessions, ordering, rate,
+            symbols, 1, references, 5, 30_000, 20_260_101L)))
         {
             System.out.printf(Locale.ROOT, "%,d sessions logged on and subscribed in %.1f s%n",
                 load.snapshot().sessionsLoggedOn(), (System.nanoTime() - connectStartNs) / 1e9);

@@ -169,8 +169,8 @@ public final class GatewayBench
             "loopback, each subscribed to one of " + instrumentCount + " instruments, " + ordering + " of them " +
             "trading " + rate + " requests/s in all, through the gateway's " + ("trading".equals(server) ?
             "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near " +
-            "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows + " windows of " + windowS + " s after " +
-            warmUpS + " s of warm-up");
+            "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows +
+            " windows of " + windowS + " s after " + warmUpS + " s of warm-up");
         System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
             "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
             "its trading server's thread" : "Tomcat's threads and its WebSocket sender") + "), and the " +

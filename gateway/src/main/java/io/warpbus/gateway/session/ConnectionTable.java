@@ -16,6 +16,7 @@
 package io.warpbus.gateway.session;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.BitUtil;
@@ -31,10 +32,18 @@ public final class ConnectionTable implements AutoCloseable
      * The smallest outbound queue: the largest message (a book, a page of open orders) must fit in an eighth of it.
      */
     public static final int MIN_QUEUE_BYTES = 64 * 1024;
+    /** Adapter ids are 0 to this - 1. */
+    public static final int MAX_ADAPTERS = 8;
+
+    private record Drainer(int adapter, Runnable waker)
+    {
+    }
 
     private final Connection[] connections;
     private final ManyToManyConcurrentArrayQueue<Connection> free;
-    private volatile Runnable[] drainers = new Runnable[0];
+    private volatile Drainer[] drainers = new Drainer[0];
+    /** Connections in use, by adapter id: a drainer with none to drain is not woken. */
+    private final AtomicIntegerArray inUse = new AtomicIntegerArray(MAX_ADAPTERS);
     private final AtomicLong wakeUps = new AtomicLong();
 
     /**
@@ -63,14 +72,15 @@ public final class ConnectionTable implements AutoCloseable
 
     /**
      * Add a way to wake one of the threads that drain the outbound queues (an adapter's sender), called by
-     * {@link #wakeDrainers()}.
+     * {@link #wakeDrainers()} while the adapter has connections.
      *
-     * @param waker wakes the sender if it idles; must be cheap when it does not.
+     * @param adapter whose connections it drains.
+     * @param waker   wakes the sender if it idles; must be cheap when it does not.
      */
-    public synchronized void addDrainer(final Runnable waker)
+    public synchronized void addDrainer(final int adapter, final Runnable waker)
     {
-        final Runnable[] next = Arrays.copyOf(drainers, drainers.length + 1);
-        next[drainers.length] = waker;
+        final Drainer[] next = Arrays.copyOf(drainers, drainers.length + 1);
+        next[drainers.length] = new Drainer(adapter, waker);
         drainers = next;
     }
 
@@ -81,7 +91,7 @@ public final class ConnectionTable implements AutoCloseable
      */
     public synchronized void removeDrainer(final Runnable waker)
     {
-        drainers = Arrays.stream(drainers).filter((each) -> each != waker).toArray(Runnable[]::new);
+        drainers = Arrays.stream(drainers).filter((each) -> each.waker() != waker).toArray(Drainer[]::new);
     }
 
     /**
@@ -90,9 +100,12 @@ public final class ConnectionTable implements AutoCloseable
     public void wakeDrainers()
     {
         wakeUps.incrementAndGet();
-        for (final Runnable waker : drainers)
+        for (final Drainer drainer : drainers)
         {
-            waker.run();
+            if (inUse.get(drainer.adapter()) > 0)
+            {
+                drainer.waker().run();
+            }
         }
     }
 
@@ -108,6 +121,17 @@ public final class ConnectionTable implements AutoCloseable
     }
 
     /**
+     * How many connections an adapter has in use.
+     *
+     * @param adapter the adapter's id.
+     * @return acquired and not yet released.
+     */
+    public int inUse(final int adapter)
+    {
+        return inUse.get(adapter);
+    }
+
+    /**
      * Take a free slot for a new socket. Any thread.
      *
      * @param adapter    id of the adapter that owns it.
@@ -119,6 +143,7 @@ public final class ConnectionTable implements AutoCloseable
         final Connection connection = free.poll();
         if (null != connection)
         {
+            inUse.incrementAndGet(adapter);
             connection.open(adapter, attachment);
         }
         return connection;
@@ -135,6 +160,7 @@ public final class ConnectionTable implements AutoCloseable
         {
             throw new IllegalStateException(connection + " released while " + connection.state());
         }
+        inUse.decrementAndGet(connection.adapter());
         connection.reset();
         free.offer(connection);
     }

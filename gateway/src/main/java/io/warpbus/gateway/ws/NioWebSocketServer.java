@@ -59,7 +59,7 @@ final class NioWebSocketServer implements Agent
     /** Stop taking a socket's queued messages while this many bytes wait for the socket. */
     static final int HIGH_WATER_BYTES = 64 * 1024;
     private static final int ACCEPTS_PER_PASS = 64;
-    private static final int IDLE_PASSES_BEFORE_SELECT = 200;
+    private static final int IDLE_PASSES_BEFORE_SELECT = 20;
     private static final long IDLE_SELECT_MS = 10;
     private static final long TIMEOUT_SCAN_INTERVAL_NS = 100_000_000L;
 
@@ -142,7 +142,7 @@ final class NioWebSocketServer implements Agent
     {
         thread = Thread.currentThread();
         nowNs = clock.nanoTime();
-        connections.addDrainer(waker);
+        connections.addDrainer(ADAPTER_ID, waker);
     }
 
     @Override

@@ -49,9 +49,14 @@ final class WsSender implements Agent
     @Override
     public int doWork()
     {
+        final ConnectionTable connections = this.connections;
+        if (0 == connections.inUse(GatewayWebSocketHandler.ADAPTER_ID))
+        {
+            // Nothing on this server (clients use the trading server): no pass over every slot.
+            return 0;
+        }
         int work = 0;
         final long nowNs = System.nanoTime();
-        final ConnectionTable connections = this.connections;
         for (int i = 0, capacity = connections.capacity(); i < capacity; i++)
         {
             final Connection connection = connections.get(i);
@@ -110,7 +115,7 @@ final class WsSender implements Agent
     {
         final Thread thread = Thread.currentThread();
         waker = () -> LockSupport.unpark(thread);
-        connections.addDrainer(waker);
+        connections.addDrainer(GatewayWebSocketHandler.ADAPTER_ID, waker);
     }
 
     @Override

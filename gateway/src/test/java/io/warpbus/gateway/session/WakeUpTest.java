@@ -17,6 +17,7 @@ package io.warpbus.gateway.session;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -27,6 +28,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -56,15 +58,39 @@ class WakeUpTest
     {
         try (ConnectionTable table = new ConnectionTable(1, ConnectionTable.MIN_QUEUE_BYTES))
         {
-            final Thread sender = parkedUntil(() -> table.get(0).outbound().size() > 0);
-            table.addDrainer(() -> LockSupport.unpark(sender));
+            final Connection connection = table.acquire(1, "socket");
+            final Thread sender = parkedUntil(() -> connection.outbound().size() > 0);
+            table.addDrainer(1, () -> LockSupport.unpark(sender));
             awaitParked(sender);
 
-            assertTrue(table.get(0).outbound().write(EventDescriptor.HEARTBEAT, new UnsafeBuffer(new byte[64]), 0,
+            assertTrue(connection.outbound().write(EventDescriptor.HEARTBEAT, new UnsafeBuffer(new byte[64]), 0,
                 64));
             table.wakeDrainers();
             sender.join(TimeUnit.SECONDS.toMillis(10));
             assertTrue(!sender.isAlive(), "the sender saw the queued event");
+        }
+    }
+
+    @Test
+    void shouldWakeOnlyTheDrainersOfAdaptersWithConnections()
+    {
+        try (ConnectionTable table = new ConnectionTable(2, ConnectionTable.MIN_QUEUE_BYTES))
+        {
+            final AtomicInteger first = new AtomicInteger();
+            final AtomicInteger second = new AtomicInteger();
+            table.addDrainer(1, first::incrementAndGet);
+            table.addDrainer(2, second::incrementAndGet);
+            final Connection connection = table.acquire(2, "socket");
+
+            table.wakeDrainers();
+            assertEquals(0, first.get(), "adapter 1 has no connection");
+            assertEquals(1, second.get());
+            assertEquals(1, table.inUse(2));
+
+            connection.retire();
+            table.release(connection);
+            table.wakeDrainers();
+            assertEquals(1, second.get(), "adapter 2 has none any more");
         }
     }
 

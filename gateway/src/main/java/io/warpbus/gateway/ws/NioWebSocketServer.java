@@ -318,6 +318,8 @@ final class NioWebSocketServer implements Agent
 
     private void onSelected(final SelectionKey key)
     {
+        // Called from within the select, which may have waited: what arrives is stamped with the time it is read.
+        nowNs = clock.nanoTime();
         if (!key.isValid())
         {
             return;

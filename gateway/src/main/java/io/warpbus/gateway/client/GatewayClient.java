@@ -71,6 +71,7 @@ public final class GatewayClient implements WebSocket.Listener
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
+    private static final int NORMAL_CLOSE = 1000;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> ORDER_REQUESTS = Set.of("newOrder", "cancelOrder", "replaceOrder");
     private static final long ANSWER_WAIT_MS = 5_000;
@@ -333,6 +334,12 @@ public final class GatewayClient implements WebSocket.Listener
     public CompletionStage<?> onClose(final WebSocket webSocket, final int statusCode, final String reason)
     {
         out.println("closed " + statusCode + (reason.isEmpty() ? "" : " " + reason));
+        if (NORMAL_CLOSE == statusCode && "logout".equals(reason))
+        {
+            // The close says it too: the logout message itself is dropped when the session's queue has no room
+            // (a client behind on its market data), the close that follows it is not.
+            loggedOut = true;
+        }
         closed.countDown();
         loggedOn.countDown();
         return CompletableFuture.completedFuture(null);

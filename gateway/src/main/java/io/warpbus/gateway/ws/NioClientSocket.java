@@ -33,7 +33,7 @@ import io.warpbus.gateway.session.Connection;
  * except what the protocol does before the client has logged on ({@link #sendDirect}, {@link #close} and the logon
  * fields), which runs on a logon thread and is handed to the server's thread as a task.
  */
-final class NioClientSocket implements ClientSocket
+final class NioClientSocket extends AbstractClientSocket
 {
     static final int HANDSHAKE = 0;
     static final int OPEN = 1;
@@ -57,22 +57,16 @@ final class NioClientSocket implements ClientSocket
 
     private final NioWebSocketServer server;
     private final SocketChannel channel;
-    private final String host;
-    private final String address;
     private final ByteBuffer in;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
     private ByteBuffer out = ByteBuffer.allocate(INITIAL_OUT_BYTES);
     private SelectionKey key;
-    private Connection connection;
     private int state = HANDSHAKE;
     private long deadlineNs;
     private boolean closeNotified;
     /** A logon thread holds a message of this socket; reading waits until it is done. */
     private boolean held;
-    private volatile boolean logonSubmitted;
-    private volatile String logonName;
-    private int preLogonErrors;
 
     private byte[] message = new byte[0];
     private int messageLength;
@@ -84,10 +78,9 @@ final class NioClientSocket implements ClientSocket
     NioClientSocket(final NioWebSocketServer server, final SocketChannel channel, final String host,
         final int port, final int inBytes, final long deadlineNs)
     {
+        super(host, port);
         this.server = server;
         this.channel = channel;
-        this.host = host;
-        this.address = host + ":" + port;
         this.in = ByteBuffer.allocate(inBytes);
         this.deadlineNs = deadlineNs;
     }
@@ -110,59 +103,6 @@ final class NioClientSocket implements ClientSocket
     long deadlineNs()
     {
         return deadlineNs;
-    }
-
-    void connection(final Connection connection)
-    {
-        this.connection = connection;
-    }
-
-    @Override
-    public String address()
-    {
-        return address;
-    }
-
-    @Override
-    public String host()
-    {
-        return host;
-    }
-
-    @Override
-    public Connection connection()
-    {
-        return connection;
-    }
-
-    @Override
-    public boolean isLogonSubmitted()
-    {
-        return logonSubmitted;
-    }
-
-    @Override
-    public void logonSubmitted()
-    {
-        logonSubmitted = true;
-    }
-
-    @Override
-    public String logonName()
-    {
-        return logonName;
-    }
-
-    @Override
-    public void logonName(final String name)
-    {
-        logonName = name;
-    }
-
-    @Override
-    public int preLogonError()
-    {
-        return ++preLogonErrors;
     }
 
     @Override
@@ -529,7 +469,7 @@ final class NioClientSocket implements ClientSocket
     {
         final long receivedNs = server.nowNs();
         final JsonSessionHandler handler = server.handler();
-        if (logonSubmitted)
+        if (isLogonSubmitted())
         {
             dispatch(handler, text, oversizeBytes, receivedNs);
             return;
@@ -643,7 +583,7 @@ final class NioClientSocket implements ClientSocket
      */
     void detach()
     {
-        connection = null;
+        connection(null);
     }
 
     private void linger()
@@ -669,7 +609,7 @@ final class NioClientSocket implements ClientSocket
 
     private void notifyClosed()
     {
-        if (null != connection && !closeNotified)
+        if (null != connection() && !closeNotified)
         {
             closeNotified = true;
             server.handler().onClosed(this);
@@ -773,6 +713,6 @@ final class NioClientSocket implements ClientSocket
     @Override
     public String toString()
     {
-        return "nio-ws " + address + (null == connection ? "" : " " + connection);
+        return "nio-ws " + address() + (null == connection() ? "" : " " + connection());
     }
 }

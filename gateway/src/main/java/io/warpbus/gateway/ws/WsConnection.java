@@ -30,7 +30,7 @@ import org.springframework.web.socket.WebSocketSession;
  * message being assembled from partial frames, and whether a send is in flight. Message handling for one socket is
  * serialised by the container; sends happen on the sender's thread once the session core owns the connection.
  */
-final class WsConnection implements ClientSocket
+final class WsConnection extends AbstractClientSocket
 {
     private static final String BLOCKING_SEND_TIMEOUT = "org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT";
     private static final Long CLOSE_FLUSH_TIMEOUT_MS = 50L;
@@ -39,28 +39,21 @@ final class WsConnection implements ClientSocket
 
     private final WebSocketSession socket;
     private final jakarta.websocket.Session nativeSocket;
-    private final String address;
-    private final String host;
     private final StringBuilder partial = new StringBuilder();
     private volatile boolean inFlight;
     private boolean unflushed;
     private long lastFlushNs;
     private volatile boolean closed;
     private volatile boolean closeSent;
-    private volatile String logonName;
-    private Connection connection;
-    private boolean logonSubmitted;
     private boolean oversize;
     private int partialBytes;
-    private int preLogonErrors;
 
     WsConnection(final WebSocketSession socket, final jakarta.websocket.Session nativeSocket, final String host,
         final int port)
     {
+        super(host, port);
         this.socket = socket;
         this.nativeSocket = nativeSocket;
-        this.host = host;
-        this.address = host + ":" + port;
         this.lastFlushNs = System.nanoTime();
         if (null != nativeSocket)
         {
@@ -74,75 +67,6 @@ final class WsConnection implements ClientSocket
                 closed();
             }
         }
-    }
-
-    /**
-     * The client's address and port, as sessions show it.
-     *
-     * @return host:port.
-     */
-    @Override
-    public String address()
-    {
-        return address;
-    }
-
-    /**
-     * The client's host, as logon throttling counts it.
-     *
-     * @return the host address.
-     */
-    @Override
-    public String host()
-    {
-        return host;
-    }
-
-    @Override
-    public Connection connection()
-    {
-        return connection;
-    }
-
-    void connection(final Connection connection)
-    {
-        this.connection = connection;
-    }
-
-    @Override
-    public boolean isLogonSubmitted()
-    {
-        return logonSubmitted;
-    }
-
-    @Override
-    public void logonSubmitted()
-    {
-        logonSubmitted = true;
-    }
-
-    /**
-     * The name the logon's credentials were checked under, set before the logon is handed to the core; the sender
-     * reports the core's answer to the logon throttle under it.
-     *
-     * @return the user name or API key id, or null before a logon passed its credentials.
-     */
-    @Override
-    public String logonName()
-    {
-        return logonName;
-    }
-
-    @Override
-    public void logonName(final String name)
-    {
-        logonName = name;
-    }
-
-    @Override
-    public int preLogonError()
-    {
-        return ++preLogonErrors;
     }
 
     boolean isInFlight()
@@ -319,6 +243,6 @@ final class WsConnection implements ClientSocket
     @Override
     public String toString()
     {
-        return "ws " + address + (null == connection ? "" : " " + connection);
+        return "ws " + address() + (null == connection() ? "" : " " + connection());
     }
 }

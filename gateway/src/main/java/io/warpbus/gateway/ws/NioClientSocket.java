@@ -645,27 +645,23 @@ final class NioClientSocket extends AbstractClientSocket
 
     private void putText(final String json)
     {
+        // JSON the gateway writes is ASCII but for what users typed: copy it in one pass, and encode it as UTF-8
+        // only when a character says it must.
         final int length = json.length();
-        boolean ascii = true;
-        for (int i = 0; i < length; i++)
-        {
-            if (json.charAt(i) >= 0x80)
-            {
-                ascii = false;
-                break;
-            }
-        }
-        if (!ascii)
-        {
-            final byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-            putFrame(ServerFrames.OP_TEXT, bytes, 0, bytes.length);
-            return;
-        }
         ensureRoom(ServerFrames.headerLength(length) + length);
+        final int start = out.position();
         ServerFrames.putHeader(out, ServerFrames.OP_TEXT, length);
         for (int i = 0; i < length; i++)
         {
-            out.put((byte)json.charAt(i));
+            final char c = json.charAt(i);
+            if (c >= 0x80)
+            {
+                out.position(start);
+                final byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+                putFrame(ServerFrames.OP_TEXT, bytes, 0, bytes.length);
+                return;
+            }
+            out.put((byte)c);
         }
     }
 

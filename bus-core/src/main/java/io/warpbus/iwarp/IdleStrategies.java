@@ -31,6 +31,8 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  *     <li>{@code noop}: busy spin with no hint.</li>
  *     <li>{@code yield}: {@link Thread#yield()} when idle.</li>
  *     <li>{@code backoff}: spin, then yield, then park up to 1 ms: tests and shared machines.</li>
+ *     <li>{@code backoff-N}: the same with parks of at most N microseconds (1 to 1,000,000): a shared machine where
+ *     latency still matters, at the price of more wake-ups.</li>
  *     <li>{@code sleep-N}: sleep N milliseconds when idle.</li>
  * </ul>
  */
@@ -62,6 +64,10 @@ public final class IdleStrategies
                 return new BackoffIdleStrategy(
                     10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             default:
+                if (name.startsWith("backoff-"))
+                {
+                    return backoff(alias, name.substring("backoff-".length()));
+                }
                 if (name.startsWith("sleep-"))
                 {
                     try
@@ -75,7 +81,28 @@ public final class IdleStrategies
                     }
                 }
                 throw new IllegalArgumentException(
-                    "unknown idle strategy '" + alias + "': expected spin, noop, yield, backoff or sleep-N");
+                    "unknown idle strategy '" + alias + "': expected spin, noop, yield, backoff, backoff-N or sleep-N");
         }
+    }
+
+    private static IdleStrategy backoff(final String alias, final String maxParkUs)
+    {
+        final long micros;
+        try
+        {
+            micros = Long.parseLong(maxParkUs);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("idle strategy '" + alias + "': N in backoff-N must be a number of " +
+                "microseconds");
+        }
+        if (micros < 1 || micros > 1_000_000)
+        {
+            throw new IllegalArgumentException("idle strategy '" + alias + "': N in backoff-N must be 1 to 1000000 " +
+                "microseconds, not " + micros);
+        }
+        final long maxParkNs = TimeUnit.MICROSECONDS.toNanos(micros);
+        return new BackoffIdleStrategy(10, 20, Math.min(TimeUnit.MICROSECONDS.toNanos(1), maxParkNs), maxParkNs);
     }
 }

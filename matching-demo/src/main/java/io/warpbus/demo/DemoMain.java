@@ -40,6 +40,7 @@ import io.warpbus.demo.service.EngineMain;
 import io.warpbus.demo.subscriber.MarketDataMain;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code ./warpbus demo [--duration SECONDS] [--dir DIR]}: a small exchange on the bus, as separate processes on
@@ -64,9 +65,14 @@ import io.warpbus.matching.RiskLimits;
  * {@value #GATEWAY_CLASSPATH_PROPERTY}, which {@code ./warpbus demo} sets, or with the demo's own class path when
  * that holds the gateway.
  * <p>
- * Threads: the engine's duty cycle uses the {@code --idle} strategy ({@code spin} by default: one busy core), the
- * load client's {@code --client-idle} ({@code spin} by default: the second), the market-data subscriber and the
- * gateway back off.
+ * Threads: the engine's duty cycle uses the {@code --idle} strategy, the load client's {@code --client-idle}, the
+ * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
+ * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
+ * gateway backs off.
+ * <p>
+ * Latency: the first {@code --warmup} seconds of load (5, at most half of {@code --duration}) are reported on a line
+ * of their own and kept out of the summary's percentiles; each live line covers the whole interval since the last
+ * one ({@link LatencyWindows}).
  */
 public final class DemoMain
 {
@@ -75,7 +81,8 @@ public final class DemoMain
      */
     public static final String GATEWAY_CLASSPATH_PROPERTY = "warpbus.demo.gateway.classpath";
     private static final Set<String> OPTIONS = Set.of("duration", "dir", "rate", "instruments", "interval", "idle",
-        "client-idle", "md-idle", "seed", "host", "metrics-port", "gateway-port", "gateway-rate", "gateway-sessions");
+        "client-idle", "md-idle", "warmup", "seed", "host", "metrics-port", "gateway-port", "gateway-rate",
+        "gateway-sessions");
     private static final String GATEWAY_MAIN = "io.warpbus.gateway.demo.DemoGatewayMain";
     private static final String GATEWAY_LOAD_MAIN = "io.warpbus.gateway.demo.DemoGatewayLoadMain";
     private static final String CREDENTIALS_MAIN = "io.warpbus.gateway.security.CredentialsTool";
@@ -87,6 +94,7 @@ public final class DemoMain
     private static final String DEMO_USER = "demo";
     private static final Pattern WEB = Pattern.compile(".* web=(\\S+) metrics=(\\S+) counters=(\\S+).*");
     private static final long READY_TIMEOUT_MS = 60_000;
+    private static final String O2R_HISTOGRAM = "o2r_hist";
 
     private final PrintStream out;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -110,14 +118,16 @@ public final class DemoMain
         {
             options = Options.parse(args, OPTIONS, Set.of());
             options.number("duration", 0, 0, 365L * 86_400);
+            options.number("warmup", 5, 0, 3600);
+            idlePlan(options);
         }
         catch (final IllegalArgumentException ex)
         {
             System.err.println("warpbus demo: " + ex.getMessage());
             System.err.println("usage: warpbus demo [--duration SECONDS] [--dir DIR] [--rate COMMANDS_PER_S] " +
-                "[--instruments N] [--interval SECONDS] [--idle spin|backoff|...] [--client-idle STRATEGY] " +
-                "[--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] [--gateway-port PORT] " +
-                "[--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
+                "[--instruments N] [--interval SECONDS] [--warmup SECONDS] [--idle spin|backoff|...] " +
+                "[--client-idle STRATEGY] [--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] " +
+                "[--gateway-port PORT] [--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -174,6 +184,9 @@ public final class DemoMain
         final long rate = options.number("rate", 20_000, 1, 10_000_000);
         final int instruments = (int)options.number("instruments", 10, 1, 1000);
         final long intervalS = options.number("interval", 5, 1, 3600);
+        final long warmupS = durationS > 0 ? Math.min(options.number("warmup", 5, 0, 3600), durationS / 2) :
+            options.number("warmup", 5, 0, 3600);
+        final IdlePlan idle = idlePlan(options);
         final String host = options.string("host", "127.0.0.1");
         final Path dir = Path.of(options.string("dir", Path.of(System.getProperty("java.io.tmpdir"),
             "warpbus-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))
@@ -213,12 +226,14 @@ public final class DemoMain
         out.println("  engine journal   " + dir.resolve("journal") + " (the engine recovers from it on restart)");
         out.println("  rate             " + rate + " commands/s over " + instruments + " instruments on the bus, " +
             gatewayRate + " orders/s over " + gatewaySessions + " gateway sessions" +
-            (durationS > 0 ? ", for " + durationS + " s" : ", until Ctrl-C"));
+            (durationS > 0 ? ", for " + durationS + " s" : ", until Ctrl-C") + ", the first " + warmupS +
+            " s as warm-up");
+        out.println("  idle             " + idle);
 
         final List<String> engineArgs = new ArrayList<>(List.of(
             "--order-entry", orders, "--execution-reports", reports, "--market-data", marketData,
             "--snapshots", snapshots, "--dir", busDir.toString(), "--instruments", String.valueOf(instruments),
-            "--idle", options.string("idle", "spin"), "--metrics", host + ":" + metricsPort,
+            "--idle", idle.engine(), "--metrics", host + ":" + metricsPort,
             "--journal", dir.resolve("journal").toString(),
             "--route", GATEWAY_ORIGIN + ";" + gatewayOrders + ";" + gatewayReports));
         final RiskLimits limits = DemoProcess.profile(instruments, 1, rate).riskLimits();
@@ -229,12 +244,8 @@ public final class DemoMain
         }
         final DemoChild md = start("md", logs, MarketDataMain.class, List.of(
             "--market-data", marketData, "--snapshots", snapshots, "--dir", busDir.toString(),
-            "--idle", options.string("md-idle", "backoff")));
+            "--idle", idle.md()));
         final DemoChild engine = start("engine", logs, EngineMain.class, engineArgs);
-        final DemoChild client = start("client", logs, LoadClientMain.class, List.of(
-            "--order-entry", orders, "--execution-reports", reports, "--dir", busDir.toString(),
-            "--instruments", String.valueOf(instruments), "--rate", String.valueOf(rate),
-            "--seed", options.string("seed", "42"), "--idle", options.string("client-idle", "spin")));
 
         final List<String> problems = new ArrayList<>();
         final DemoCredentials credentials;
@@ -246,7 +257,7 @@ public final class DemoMain
         catch (final IllegalStateException ex)
         {
             problems.add(ex.getMessage());
-            return finish(List.of(client, engine, md), problems, 0);
+            return finish(List.of(engine, md), problems, 0, null);
         }
         final DemoChild gateway = start("gateway", logs, GATEWAY_MAIN, gatewayClasspath, List.of(
             "--server.address=" + host, "--server.port=" + gatewayPort,
@@ -263,13 +274,13 @@ public final class DemoMain
             "--warpbus.gateway.channels.snapshots=" + gatewaySnapshots));
         if (!awaitReady(problems))
         {
-            return finish(List.of(client, gateway, engine, md), problems, 0);
+            return finish(List.of(gateway, engine, md), problems, 0, null);
         }
         final Matcher gatewayAddresses = GATEWAY.matcher(gateway.ready());
         if (!gatewayAddresses.matches())
         {
             problems.add("gateway: unexpected ready line " + gateway.ready());
-            return finish(List.of(client, gateway, engine, md), problems, 0);
+            return finish(List.of(gateway, engine, md), problems, 0, null);
         }
         final List<String> symbols = new ArrayList<>();
         final List<String> references = new ArrayList<>();
@@ -282,6 +293,12 @@ public final class DemoMain
                     instrument.priceScale()).toPlainString());
             }
         }
+        // The loads start once the engine and the gateway are up: a load paced from its own start would otherwise
+        // fall behind while the gateway starts (the JIT takes the cores) and catch up in a burst.
+        final DemoChild client = start("client", logs, LoadClientMain.class, List.of(
+            "--order-entry", orders, "--execution-reports", reports, "--dir", busDir.toString(),
+            "--instruments", String.valueOf(instruments), "--rate", String.valueOf(rate),
+            "--seed", options.string("seed", "42"), "--idle", idle.client()));
         final DemoChild gatewayLoad = start("gwload", logs, GATEWAY_LOAD_MAIN, gatewayClasspath, List.of(
             "--url", gatewayAddresses.group(1), "--api-key", credentials.loadKey(), "--secret-file",
             credentials.loadSecretFile().toString(), "--account", String.valueOf(LOAD_ACCOUNT),
@@ -289,7 +306,7 @@ public final class DemoMain
             "--instruments", String.join(",", symbols), "--reference", String.join(",", references)));
         if (!awaitReady(problems))
         {
-            return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, 0);
+            return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, 0, null);
         }
         final Matcher web = WEB.matcher(engine.ready());
         if (web.matches())
@@ -314,10 +331,12 @@ public final class DemoMain
 
         final long startNs = System.nanoTime();
         final long endNs = startNs + TimeUnit.SECONDS.toNanos(durationS);
+        final LatencyWindows latency = new LatencyWindows(startNs, TimeUnit.SECONDS.toNanos(warmupS));
         long nextPrintNs = startNs + TimeUnit.SECONDS.toNanos(intervalS);
         while (!stopRequested.get() && (0 == durationS || System.nanoTime() - endNs < 0))
         {
             Thread.sleep(50);
+            latency.observe(client.stats().get(O2R_HISTOGRAM), System.nanoTime());
             if (anyDied(problems))
             {
                 break;
@@ -325,11 +344,18 @@ public final class DemoMain
             if (System.nanoTime() - nextPrintNs >= 0)
             {
                 nextPrintNs += TimeUnit.SECONDS.toNanos(intervalS);
-                printLive(engine, client, md, gateway, gatewayLoad, System.nanoTime() - startNs);
+                printLive(engine, client, md, gateway, gatewayLoad, latency, System.nanoTime() - startNs);
             }
         }
 
-        return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, System.nanoTime() - startNs);
+        return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, System.nanoTime() - startNs,
+            latency);
+    }
+
+    private static IdlePlan idlePlan(final Options options)
+    {
+        return IdlePlan.choose(Runtime.getRuntime().availableProcessors(), options.string("idle", null),
+            options.string("client-idle", null), options.string("md-idle", null));
     }
 
     /**
@@ -409,16 +435,48 @@ public final class DemoMain
         return died;
     }
 
-    private void printLive(final DemoChild engine, final DemoChild client, final DemoChild md,
-        final DemoChild gateway, final DemoChild gatewayLoad, final long elapsedNs)
+    private void printLatencySummary(final LatencyWindows latency, final long elapsedNs)
     {
+        final Histogram measured = latency.measured();
+        final Histogram warmup = latency.warmup();
+        if (latency.warmedUp())
+        {
+            out.printf(Locale.ROOT, "  order->report latency p50/p99/p99.9/max %s us over %,d reports after the " +
+                "warm-up (client clock, over the bus)%n", percentiles(measured, true), measured.getTotalCount());
+        }
+        out.printf(Locale.ROOT, "  warm-up    %s: order->report p50/p99/p99.9/max %s us over %,d reports (JIT " +
+            "compilation, connections and books filling; %s)%n",
+            latency.warmedUp() ? String.format(Locale.ROOT, "the first %.1f s", latency.warmupNs(elapsedNs) / 1e9) :
+            "the whole run", percentiles(warmup, true), warmup.getTotalCount(),
+            latency.warmedUp() ? "not in the percentiles above" : "the run ended before the warm-up did");
+    }
+
+    /**
+     * p50/p99/p99.9 (and max) of a histogram of nanoseconds, in microseconds.
+     */
+    private static String percentiles(final Histogram histogram, final boolean withMax)
+    {
+        if (0 == histogram.getTotalCount())
+        {
+            return withMax ? micros(0, 0, 0, 0) : micros(0, 0, 0);
+        }
+        final String percentiles = micros(histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+            histogram.getValueAtPercentile(99.9));
+        return withMax ? percentiles + "/" + micros(histogram.getMaxValue()) : percentiles;
+    }
+
+    private void printLive(final DemoChild engine, final DemoChild client, final DemoChild md,
+        final DemoChild gateway, final DemoChild gatewayLoad, final LatencyWindows latency, final long elapsedNs)
+    {
+        final Histogram window = latency.nextWindow();
+        final boolean warmingUp = !latency.warmedUp();
         out.printf(Locale.ROOT, "[%4ds] orders/s %,9.0f  trades/s %,8.0f  match p50/p99/p99.9 %s us  " +
-            "order->report p50/p99/p99.9 %s us  back pressure %,d  md gaps %d%n",
+            "order->report p50/p99/p99.9 %s us%s  back pressure %,d  md gaps %d%n",
             TimeUnit.NANOSECONDS.toSeconds(elapsedNs),
             engine.rate("orders_per_s"),
             engine.rate("trades_per_s"),
             micros(engine.stat("match_p50_ns"), engine.stat("match_p99_ns"), engine.stat("match_p999_ns")),
-            micros(client.stat("o2r_p50"), client.stat("o2r_p99"), client.stat("o2r_p999")),
+            percentiles(window, false), warmingUp ? " (warm-up)" : "",
             engine.stat("back_pressure_events") + client.stat("back_pressure_events"),
             md.stat("gaps"));
         out.printf(Locale.ROOT, "        gateway sessions %,d  orders %,d  rejects %,d  in->out p50/p99 %s us  " +
@@ -438,8 +496,8 @@ public final class DemoMain
      * the summary and the verdict.
      */
     @SuppressWarnings("methodlength")
-    private int finish(final List<DemoChild> stopOrder, final List<String> problems, final long elapsedNs)
-        throws InterruptedException
+    private int finish(final List<DemoChild> stopOrder, final List<String> problems, final long elapsedNs,
+        final LatencyWindows latency) throws InterruptedException
     {
         for (final DemoChild child : stopOrder)
         {
@@ -460,6 +518,11 @@ public final class DemoMain
         final DemoChild md = named(stopOrder, "md");
         final DemoChild gateway = named(stopOrder, "gateway");
         final DemoChild gatewayLoad = named(stopOrder, "gwload");
+        if (null == client)
+        {
+            // Something failed before the loads started: there is nothing to sum up.
+            return verdict(problems);
+        }
 
         final long commands = engine.stat("commands");
         final long trades = engine.stat("trades");
@@ -472,9 +535,11 @@ public final class DemoMain
         out.printf(Locale.ROOT, "  match latency p50/p99/p99.9/max %s us (engine: decode, match, publish)%n",
             micros(engine.stat("match_total_p50_ns"), engine.stat("match_total_p99_ns"),
             engine.stat("match_total_p999_ns"), engine.stat("match_total_max_ns")));
-        out.printf(Locale.ROOT, "  order->report latency p50/p99/p99.9/max %s us (client clock, over the bus)%n",
-            micros(client.stat("o2r_total_p50"), client.stat("o2r_total_p99"), client.stat("o2r_total_p999"),
-            client.stat("o2r_total_max")));
+        if (null != latency)
+        {
+            latency.observe(client.stats().get(O2R_HISTOGRAM), System.nanoTime());
+            printLatencySummary(latency, elapsedNs);
+        }
         out.printf(Locale.ROOT, "  back pressure  engine %,d events (%,d messages waited), client %,d events%n",
             engine.stat("back_pressure_events"), engine.stat("back_pressured_messages"),
             client.stat("back_pressure_events"));
@@ -508,6 +573,11 @@ public final class DemoMain
 
         judge(client, engine, md, problems);
         judgeGateway(gateway, gatewayLoad, problems);
+        return verdict(problems);
+    }
+
+    private int verdict(final List<String> problems)
+    {
         if (problems.isEmpty())
         {
             out.println("RESULT: HEALTHY");

@@ -15,11 +15,15 @@
  */
 package io.warpbus.demo;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
 
@@ -93,6 +97,42 @@ public final class Stats
         add(key + "_p999", empty ? 0 : histogram.getValueAtPercentile(99.9));
         add(key + "_max", empty ? 0 : histogram.getMaxValue());
         return this;
+    }
+
+    /**
+     * Add a whole histogram, compressed and in Base64, for a reader that needs more than its percentiles (the demo
+     * subtracts two of them to get the latency of the interval between).
+     *
+     * @param key       name.
+     * @param histogram the histogram.
+     * @return this.
+     */
+    public Stats addEncoded(final String key, final Histogram histogram)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        final int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        line.append(' ').append(key).append('=')
+            .append(Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)));
+        return this;
+    }
+
+    /**
+     * Decode a histogram written by {@link #addEncoded(String, Histogram)}.
+     *
+     * @param value the field's value.
+     * @return the histogram.
+     * @throws IllegalArgumentException when the value is not one.
+     */
+    public static Histogram decodeHistogram(final String value)
+    {
+        try
+        {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(value)), 0);
+        }
+        catch (final DataFormatException | RuntimeException ex)
+        {
+            throw new IllegalArgumentException("not an encoded histogram: " + ex.getMessage(), ex);
+        }
     }
 
     /**

@@ -369,6 +369,28 @@ try
         await waitFor(alice, 'the logon form', () => !document.getElementById('logon-view').hidden &&
             document.getElementById('notices').textContent.includes('session ended: logout'));
     });
+    await step('an operator ending the session logs the page off with the reason, without reconnecting', async () =>
+    {
+        await logon(alice, 'alice', process.env.ALICE_PASSWORD);
+        await waitFor(alice, 'logged on', () => 'up' === document.getElementById('status').dataset.state);
+        const token = await alice.evaluate(() => window.warpbus.connection.token);
+        const ended = await bob.request.delete(`${gateway.origin}/api/admin/sessions/${token}?reason=maintenance-window`,
+            { headers: { Authorization: 'Basic ' + Buffer.from(`admin:${process.env.ADMIN_PASSWORD}`).toString('base64') } });
+        if (200 !== ended.status())
+        {
+            throw new Error(`DELETE /api/admin/sessions answered ${ended.status()}`);
+        }
+        await waitFor(alice, 'the logon form and the reason', () => !document.getElementById('logon-view').hidden &&
+            document.getElementById('notices').textContent.includes('session ended: maintenance-window'));
+        await alice.waitForTimeout(1500);
+        const state = await alice.evaluate(() => [document.getElementById('status').dataset.state,
+            null === window.warpbus.connection, !document.getElementById('logon-view').hidden]);
+        if ('down' !== state[0] || !state[1] || !state[2])
+        {
+            throw new Error(`the page did not stay logged off: status ${state[0]}, connection gone ${state[1]}, ` +
+                `logon form shown ${state[2]}`);
+        }
+    });
     console.log('DONE');
 }
 catch (error)

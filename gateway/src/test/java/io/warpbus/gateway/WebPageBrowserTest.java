@@ -42,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with a wrong then a right password, watches the ladder, sends, cancels, amends and fills orders, sees the gateway
  * reject an off-tick order the page let through, has its connection cut (a TCP proxy it runs in front of the
  * gateway) while another user fills its resting order, and checks that the page resumes with that fill shown once;
- * then a non-admin is refused the operations view and its endpoint and an admin sees its charts with data. The page's
+ * then a non-admin is refused the operations view and its endpoint, an admin sees its charts with data, and an
+ * operator's end of the session logs the page off with the operator's reason. The page's
  * own logic (book building, gap detection, sequence tracking for resume, the order checks) is unit-tested first with
  * {@code node --test}. Screenshots and the browser's console go to {@code target/browser}.
  *
@@ -75,6 +76,7 @@ class WebPageBrowserTest extends GatewayTestBase
         "a non-admin cannot open the operations view or its endpoint",
         "the admin sees the operations view with charts of data",
         "logout",
+        "an operator ending the session logs the page off with the reason, without reconnecting",
     };
 
     @DynamicPropertySource

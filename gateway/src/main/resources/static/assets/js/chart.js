@@ -102,10 +102,17 @@ export function drawLineChart(canvas, series, options = {})
     }
     context.textAlign = 'center';
     context.textBaseline = 'top';
+    const withMs = maxT - minT < 10_000;
+    const timeLabel = (t) =>
+    {
+        const date = new Date(t);
+        const text = date.toLocaleTimeString([], { hour12: false });
+        return withMs ? `${text}.${String(date.getMilliseconds()).padStart(3, '0')}` : text;
+    };
     for (let i = 0; i <= 3; i++)
     {
         const t = minT + (maxT - minT) * i / 3;
-        context.fillText(new Date(t).toLocaleTimeString(), Math.min(Math.max(x(t), PAD.left + 24), width - 30),
+        context.fillText(timeLabel(t), Math.min(Math.max(x(t), PAD.left + 24), width - 30),
             height - PAD.bottom + 6);
     }
 

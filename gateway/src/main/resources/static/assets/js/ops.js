@@ -64,6 +64,12 @@ function table(node, columns, rows)
     node.tBodies[0].append(...body);
 }
 
+/** A latency in microseconds, as µs below a millisecond and as ms above. */
+function micros(value)
+{
+    return value >= 1000 ? `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)} ms` : `${value.toFixed(0)} µs`;
+}
+
 function series(data, key)
 {
     return data.timeMs.map((t, i) => [t, data[key][i]]);
@@ -152,11 +158,11 @@ export class OperationsView
         const data = this.last;
         const s = data.series;
         drawLineChart(document.getElementById('latency-chart'), [
-            { label: 'p50 µs', color: '--series-1', points: series(s, 'rttP50Us') },
-            { label: 'p99 µs', color: '--series-2', points: series(s, 'rttP99Us') },
-            { label: 'max µs', color: '--series-4', points: series(s, 'rttMaxUs') },
-            { label: 'gateway own p50 µs', color: '--series-3', points: series(s, 'ownP50Us') },
-        ], { zeroBased: true, format: (v) => v.toFixed(0), empty: 'no orders in the last five minutes' });
+            { label: 'p50', color: '--series-1', points: series(s, 'rttP50Us') },
+            { label: 'p99', color: '--series-2', points: series(s, 'rttP99Us') },
+            { label: 'max', color: '--series-4', points: series(s, 'rttMaxUs') },
+            { label: 'gateway own p50', color: '--series-3', points: series(s, 'ownP50Us') },
+        ], { zeroBased: true, format: micros, empty: 'no orders in the last five minutes' });
         drawLineChart(document.getElementById('throughput-chart'), [
             { label: 'order requests/s', color: '--series-1', points: series(s, 'ordersPerS') },
             { label: 'reports/s', color: '--series-3', points: series(s, 'reportsPerS') },

@@ -26,6 +26,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Measurement;
 import io.warpbus.gateway.metrics.GatewayMetrics;
 import org.HdrHistogram.Histogram;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -64,17 +65,37 @@ class OperationsSampler implements AutoCloseable
     private int count;
     private int next;
 
+    @Autowired
     OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics)
+    {
+        this(registry, metrics, INTERVAL_MS);
+    }
+
+    /**
+     * A sampler that samples every {@code intervalMs} on its own thread, or only when {@link #sample()} is called.
+     *
+     * @param registry   the meters to read.
+     * @param metrics    the gateway's meters, with the interval histograms.
+     * @param intervalMs the sampling interval; 0 for no thread (tests call {@link #sample()}).
+     */
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs)
     {
         this.registry = registry;
         this.metrics = metrics;
-        this.executor = Executors.newSingleThreadScheduledExecutor((task) ->
+        if (intervalMs > 0)
         {
-            final Thread thread = new Thread(task, "gateway-ops-sampler");
-            thread.setDaemon(true);
-            return thread;
-        });
-        executor.scheduleAtFixedRate(this::sampleOrRecord, INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
+            this.executor = Executors.newSingleThreadScheduledExecutor((task) ->
+            {
+                final Thread thread = new Thread(task, "gateway-ops-sampler");
+                thread.setDaemon(true);
+                return thread;
+            });
+            executor.scheduleAtFixedRate(this::sampleOrRecord, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        }
+        else
+        {
+            this.executor = null;
+        }
     }
 
     private void sampleOrRecord()
@@ -192,6 +213,9 @@ class OperationsSampler implements AutoCloseable
     @Override
     public void close()
     {
-        executor.shutdownNow();
+        if (null != executor)
+        {
+            executor.shutdownNow();
+        }
     }
 }

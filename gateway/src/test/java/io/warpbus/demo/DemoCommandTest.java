@@ -20,9 +20,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +65,7 @@ class DemoCommandTest
         "md pid (\\d+), gateway pid (\\d+), gwload pid (\\d+)");
     private static final Pattern DEMO_USER = Pattern.compile("demo user\\s+demo / (\\S+) ");
     private static final Pattern GATEWAY = Pattern.compile("gateway\\s+(ws://\\S+)");
+    private static final Pattern PAGE = Pattern.compile("gateway page\\s+(http://\\S+)");
 
     @TempDir
     Path dir;
@@ -72,6 +78,12 @@ class DemoCommandTest
         final Process demo = start(output, "--duration", "25", "--interval", "2");
         final String banner = awaitOutput(demo, output, (text) -> text.contains("processes "));
         assertTrue(banner.contains("gateway admin    http://127.0.0.1:"), banner);
+        final Matcher page = PAGE.matcher(banner);
+        assertTrue(page.find(), banner);
+        final HttpResponse<String> pageResponse = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create(page.group(1))).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, pageResponse.statusCode(), page.group(1));
+        assertTrue(pageResponse.body().contains("<title>WarpBus gateway</title>"), pageResponse.body());
         assertTrue(banner.contains("gateway metrics  http://127.0.0.1:"), banner);
         final Matcher user = DEMO_USER.matcher(banner);
         final Matcher gateway = GATEWAY.matcher(banner);

@@ -316,6 +316,8 @@ public final class DemoMain
             out.println("  engine counters  ./warpbus stat --dir " + Path.of(web.group(3)).getParent());
         }
         out.println("  gateway          " + gatewayAddresses.group(1) + "  (WebSocket JSON, docs/gateway.md)");
+        out.println("  gateway page     " + gatewayAddresses.group(2) + "  (trade and operations in a browser, " +
+            "docs/web.md; log on as the demo user)");
         out.println("  gateway admin    " + gatewayAddresses.group(2) + "api/admin/sessions  (HTTP Basic as the demo " +
             "user)");
         out.println("  gateway metrics  " + gatewayAddresses.group(3));

@@ -25,6 +25,8 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
@@ -33,11 +35,18 @@ import org.agrona.concurrent.status.AtomicCounter;
  * the gateway, from a client's request received to the engine's answer queued for it, twice: as a histogram
  * ({@code warpbus.gateway.order.round.trip}, buckets Prometheus can aggregate across gateways with
  * {@code histogram_quantile}) and as percentiles of the last minute computed here
- * ({@code warpbus.gateway.order.round.trip.recent}, p50, p90, p99, p99.9: what the demo prints).
+ * ({@code warpbus.gateway.order.round.trip.recent}, p50, p90, p99, p99.9: what the demo prints). Both are also
+ * recorded into HdrHistogram {@link Recorder}s (wait-free, no allocation) that the operations view's sampler swaps
+ * once a second for percentiles per interval ({@link #sampleInterval}).
  */
 public final class GatewayMetrics implements MeterBinder
 {
+    /** The largest value the interval histograms hold; larger ones are recorded as this. */
+    public static final long INTERVAL_HIGHEST_NS = 60_000_000_000L;
+
     private final GatewayCounters counters;
+    private final Recorder intervalRoundTrip = new Recorder(1, INTERVAL_HIGHEST_NS, 3);
+    private final Recorder intervalProcessing = new Recorder(1, INTERVAL_HIGHEST_NS, 3);
     private volatile Timer roundTrip;
     private volatile Timer recentRoundTrip;
     private volatile Timer processing;
@@ -102,12 +111,37 @@ public final class GatewayMetrics implements MeterBinder
         final Timer timer = roundTrip;
         final Timer recent = recentRoundTrip;
         final Timer own = processing;
+        intervalRoundTrip.recordValue(Math.max(1, Math.min(INTERVAL_HIGHEST_NS, totalNanos)));
+        intervalProcessing.recordValue(Math.max(1, Math.min(INTERVAL_HIGHEST_NS, gatewayNanos)));
         if (null != timer && null != recent && null != own)
         {
             timer.record(totalNanos, TimeUnit.NANOSECONDS);
             recent.record(totalNanos, TimeUnit.NANOSECONDS);
             own.record(gatewayNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /**
+     * Swaps the interval histograms: what was recorded since the last call goes into the two histograms given, which
+     * are reset first. One caller at a time (the operations sampler's thread).
+     *
+     * @param roundTripNs  receives the order round trips of the interval, in ns; from {@link #newIntervalHistogram}.
+     * @param processingNs receives the gateway's own part of them, in ns; from {@link #newIntervalHistogram}.
+     */
+    public void sampleInterval(final Histogram roundTripNs, final Histogram processingNs)
+    {
+        intervalRoundTrip.getIntervalHistogramInto(roundTripNs);
+        intervalProcessing.getIntervalHistogramInto(processingNs);
+    }
+
+    /**
+     * A histogram of the interval recorders' range, for {@link #sampleInterval}.
+     *
+     * @return a new histogram.
+     */
+    public static Histogram newIntervalHistogram()
+    {
+        return new Histogram(1, INTERVAL_HIGHEST_NS, 3);
     }
 
     /**

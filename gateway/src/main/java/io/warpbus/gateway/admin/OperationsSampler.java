@@ -1,0 +1,221 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.gateway.admin;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Measurement;
+import io.warpbus.gateway.metrics.GatewayMetrics;
+import org.HdrHistogram.Histogram;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Samples the gateway once a second for the operations view: the order round trip inside the gateway (p50, p99 and
+ * max of the second, and the gateway's own p50) from {@link GatewayMetrics}' interval histograms, and throughput as
+ * the per-second change of the gateway's and its bus's counters, read from the meter registry. Keeps the last
+ * {@value #CAPACITY} samples in a ring. Runs on its own daemon thread, not on the session core's.
+ */
+@Component
+class OperationsSampler implements AutoCloseable
+{
+    static final int CAPACITY = 300;
+    static final long INTERVAL_MS = 1_000;
+
+    /** The series, in the order of {@link #series} and of the JSON the operations endpoint gives. */
+    static final String[] SERIES = { "rttP50Us", "rttP99Us", "rttMaxUs", "ownP50Us", "ownP99Us", "ordersPerS",
+        "reportsPerS", "marketDataPerS", "messagesInPerS", "messagesOutPerS", "busMessagesSentPerS",
+        "busMessagesReceivedPerS", "backPressurePerS" };
+
+    /** The counters whose per-second change are the rate series, from "ordersPerS" on. */
+    private static final String[] RATE_METERS = { "warpbus.gateway.orders.sent", "warpbus.gateway.reports.out",
+        "warpbus.gateway.market.data.out", "warpbus.gateway.messages.in", "warpbus.gateway.messages.out",
+        "warpbus.bus.messages.sent", "warpbus.bus.messages.received", "warpbus.bus.back.pressure.events" };
+    private static final int FIRST_RATE = 5;
+
+    private final MeterRegistry registry;
+    private final GatewayMetrics metrics;
+    private final Histogram roundTrip = GatewayMetrics.newIntervalHistogram();
+    private final Histogram processing = GatewayMetrics.newIntervalHistogram();
+    private final long[] timeMs = new long[CAPACITY];
+    private final double[][] series = new double[SERIES.length][CAPACITY];
+    private final double[] lastTotals = new double[RATE_METERS.length];
+    private final ScheduledExecutorService executor;
+    private volatile String lastError;
+    private long lastSampleMs;
+    private int count;
+    private int next;
+
+    @Autowired
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics)
+    {
+        this(registry, metrics, INTERVAL_MS);
+    }
+
+    /**
+     * A sampler that samples every {@code intervalMs} on its own thread, or only when {@link #sample()} is called.
+     *
+     * @param registry   the meters to read.
+     * @param metrics    the gateway's meters, with the interval histograms.
+     * @param intervalMs the sampling interval; 0 for no thread (tests call {@link #sample()}).
+     */
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs)
+    {
+        this.registry = registry;
+        this.metrics = metrics;
+        if (intervalMs > 0)
+        {
+            this.executor = Executors.newSingleThreadScheduledExecutor((task) ->
+            {
+                final Thread thread = new Thread(task, "gateway-ops-sampler");
+                thread.setDaemon(true);
+                return thread;
+            });
+            executor.scheduleAtFixedRate(this::sampleOrRecord, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        }
+        else
+        {
+            this.executor = null;
+        }
+    }
+
+    private void sampleOrRecord()
+    {
+        try
+        {
+            sample();
+        }
+        catch (final RuntimeException ex)
+        {
+            // A failed sample must not end the schedule (an executor drops a task that throws); the view shows it.
+            lastError = ex.toString();
+        }
+    }
+
+    /**
+     * The last sample's failure, shown by the operations view.
+     *
+     * @return the exception's text, or null when none failed.
+     */
+    String lastError()
+    {
+        return lastError;
+    }
+
+    /**
+     * Takes one sample: the interval's latency percentiles and the counters' change since the last sample.
+     */
+    synchronized void sample()
+    {
+        final long nowMs = System.currentTimeMillis();
+        metrics.sampleInterval(roundTrip, processing);
+        final int slot = next;
+        timeMs[slot] = nowMs;
+        final boolean orders = roundTrip.getTotalCount() > 0;
+        series[0][slot] = orders ? roundTrip.getValueAtPercentile(50) / 1_000.0 : Double.NaN;
+        series[1][slot] = orders ? roundTrip.getValueAtPercentile(99) / 1_000.0 : Double.NaN;
+        series[2][slot] = orders ? roundTrip.getMaxValue() / 1_000.0 : Double.NaN;
+        series[3][slot] = orders ? processing.getValueAtPercentile(50) / 1_000.0 : Double.NaN;
+        series[4][slot] = orders ? processing.getValueAtPercentile(99) / 1_000.0 : Double.NaN;
+        final double seconds = 0 == lastSampleMs ? Double.NaN : (nowMs - lastSampleMs) / 1_000.0;
+        for (int i = 0; i < RATE_METERS.length; i++)
+        {
+            final double total = total(registry, RATE_METERS[i]);
+            series[FIRST_RATE + i][slot] = Double.isNaN(seconds) ? Double.NaN :
+                Math.max(0, total - lastTotals[i]) / seconds;
+            lastTotals[i] = total;
+        }
+        lastSampleMs = nowMs;
+        next = (slot + 1) % CAPACITY;
+        count = Math.min(CAPACITY, count + 1);
+    }
+
+    /**
+     * The samples held, oldest first.
+     *
+     * @return {@code timeMs} and each of {@link #SERIES}, as arrays of equal length (null for no value).
+     */
+    synchronized Map<String, Object> series()
+    {
+        final Map<String, Object> result = new LinkedHashMap<>();
+        final int first = (next - count + CAPACITY) % CAPACITY;
+        final long[] times = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            times[i] = timeMs[(first + i) % CAPACITY];
+        }
+        result.put("timeMs", times);
+        for (int s = 0; s < SERIES.length; s++)
+        {
+            final Double[] values = new Double[count];
+            for (int i = 0; i < count; i++)
+            {
+                final double value = series[s][(first + i) % CAPACITY];
+                values[i] = Double.isNaN(value) ? null : Math.round(value * 100) / 100.0;
+            }
+            result.put(SERIES[s], values);
+        }
+        return result;
+    }
+
+    /**
+     * The sum of the values of every meter with a name, whatever its tags.
+     *
+     * @param registry the registry.
+     * @param name     the meter's name.
+     * @return the sum; 0 when there is no such meter.
+     */
+    static double total(final MeterRegistry registry, final String name)
+    {
+        double total = 0;
+        for (final Meter meter : registry.find(name).meters())
+        {
+            total += value(meter);
+        }
+        return total;
+    }
+
+    /**
+     * A counter's count or a gauge's value.
+     *
+     * @param meter the meter.
+     * @return its first measurement, 0 when it has none or it is not a number.
+     */
+    static double value(final Meter meter)
+    {
+        for (final Measurement measurement : meter.measure())
+        {
+            final double value = measurement.getValue();
+            return Double.isFinite(value) ? value : 0;
+        }
+        return 0;
+    }
+
+    @Override
+    public void close()
+    {
+        if (null != executor)
+        {
+            executor.shutdownNow();
+        }
+    }
+}

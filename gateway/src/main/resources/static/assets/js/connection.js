@@ -1,0 +1,307 @@
+// The page's session with the gateway over its WebSocket JSON protocol (docs/gateway.md): logon, heartbeats,
+// sequence numbers, and when the connection drops, reconnection with back-off and a logon that resumes from the last
+// number seen. The credentials are held in memory only, for the resume logons; the page's source carries none.
+
+import { SessionSequence, ACCEPT, DUPLICATE, HOLE } from './sequence.js';
+
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 8000;
+const HEARTBEAT_MS = 5000;
+/** Close codes after which the session is over (a logout, an operator, another connection took it). */
+const FINAL_CLOSES = new Set([1000, 4002, 4003]);
+
+export class GatewayConnection
+{
+    /**
+     * @param url the gateway's WebSocket URL
+     * @param handlers {onMessage(message, {resent}), onStatus(text, state), onNotice(text, level), onEnded(reason)}
+     */
+    constructor(url, handlers)
+    {
+        this.url = url;
+        this.handlers = handlers;
+        this.sequence = new SessionSequence();
+        this.socket = null;
+        this.token = null;
+        this.credentials = null;
+        this.heartbeatMs = HEARTBEAT_MS;
+        this.attempt = 0;
+        this.ending = false;
+        this.loggedOn = false;
+        this.reconnects = 0;
+        this.resends = 0;
+        this.timer = null;
+        this.reconnectTimer = null;
+        this.lastSentMs = 0;
+        this.lastReceivedMs = 0;
+        this.resendTo = 0;
+    }
+
+    /**
+     * Logs on with a user name and password.
+     * @returns a promise of the gateway's `logon` reply; rejected with the gateway's reason
+     */
+    logon(username, password)
+    {
+        this.credentials = { username, password };
+        this.ending = false;
+        return new Promise((resolve, reject) =>
+        {
+            this.pendingLogon = { resolve, reject };
+            this.open();
+        });
+    }
+
+    /** Sends a request (an object with `type`). False when there is no logged-on connection to send it on. */
+    send(message)
+    {
+        if (!this.loggedOn || !this.socket || WebSocket.OPEN !== this.socket.readyState)
+        {
+            return false;
+        }
+        this.socket.send(JSON.stringify(message));
+        this.lastSentMs = Date.now();
+        return true;
+    }
+
+    /** Logs out: the gateway cancels the session's orders and closes with 1000. */
+    logout()
+    {
+        this.ending = true;
+        if (!this.send({ type: 'logout' }))
+        {
+            this.close('logged out');
+        }
+    }
+
+    /** Drops the connection and does not reconnect. */
+    close(reason)
+    {
+        this.ending = true;
+        this.loggedOn = false;
+        clearTimeout(this.reconnectTimer);
+        clearInterval(this.timer);
+        if (this.socket)
+        {
+            this.socket.close(1000, 'closed by the page');
+            this.socket = null;
+        }
+        this.credentials = null;
+        this.handlers.onEnded(reason);
+    }
+
+    open()
+    {
+        const socket = new WebSocket(this.url);
+        this.socket = socket;
+        this.handlers.onStatus(this.token ? 'reconnecting' : 'connecting', 'connecting');
+        socket.onopen = () =>
+        {
+            if (socket !== this.socket)
+            {
+                return;
+            }
+            const logon = {
+                type: 'logon',
+                username: this.credentials.username,
+                password: this.credentials.password,
+                heartbeatMs: HEARTBEAT_MS,
+                session: 'web',
+            };
+            if (this.token)
+            {
+                this.askedFrom = this.sequence.fromSeq();
+                logon.resume = { token: this.token, fromSeq: this.askedFrom };
+            }
+            socket.send(JSON.stringify(logon));
+            this.lastSentMs = Date.now();
+            this.lastReceivedMs = Date.now();
+        };
+        socket.onmessage = (event) =>
+        {
+            if (socket === this.socket)
+            {
+                this.onFrame(event.data);
+            }
+        };
+        socket.onclose = (event) =>
+        {
+            if (socket === this.socket)
+            {
+                this.onClose(event.code, event.reason);
+            }
+        };
+    }
+
+    onFrame(data)
+    {
+        this.lastReceivedMs = Date.now();
+        let message;
+        try
+        {
+            message = JSON.parse(data);
+        }
+        catch (error)
+        {
+            this.handlers.onNotice(`the gateway sent something that is not JSON: ${error.message}`, 'error');
+            return;
+        }
+        switch (message.type)
+        {
+            case 'logon':
+                this.onLogon(message);
+                return;
+            case 'logonRejected':
+                this.onLogonRejected(message.reason);
+                return;
+            case 'gapFill':
+                if (HOLE === this.sequence.onGapFill(message.seq, message.newSeq))
+                {
+                    this.onHole(message.seq);
+                }
+                this.resends++;
+                return;
+            case 'testRequest':
+                this.send({ type: 'heartbeat', testId: message.testId });
+                break;
+            default:
+                break;
+        }
+        if (0 === message.seq)
+        {
+            this.handlers.onMessage(message, { resent: false });
+            return;
+        }
+        const outcome = this.sequence.onMessage(message.seq);
+        if (DUPLICATE === outcome)
+        {
+            return;
+        }
+        if (HOLE === outcome)
+        {
+            this.onHole(message.seq);
+            return;
+        }
+        const resent = message.seq <= this.resendTo;
+        if (resent)
+        {
+            this.resends++;
+        }
+        this.handlers.onMessage(message, { resent });
+    }
+
+    onLogon(message)
+    {
+        this.token = message.session;
+        this.heartbeatMs = message.heartbeatMs;
+        this.loggedOn = true;
+        this.attempt = 0;
+        if (message.resumed)
+        {
+            this.sequence.onResumed(message.seq);
+            this.resendTo = message.resend ? message.resend.to : 0;
+            const resend = message.resend ? `; the gateway resends #${message.resend.from} to #${message.resend.to}` :
+                '; nothing was missed';
+            this.handlers.onNotice(`reconnected and resumed the session from #${this.askedFrom}${resend}`, 'info');
+        }
+        else
+        {
+            this.sequence.onNewSession(message.seq);
+        }
+        clearInterval(this.timer);
+        this.timer = setInterval(() => this.onTimer(), 250);
+        this.handlers.onStatus(`logged on as ${message.user}`, 'up');
+        this.handlers.onMessage(message, { resent: false });
+        if (this.pendingLogon)
+        {
+            this.pendingLogon.resolve(message);
+            this.pendingLogon = null;
+        }
+    }
+
+    onLogonRejected(reason)
+    {
+        if (this.pendingLogon)
+        {
+            this.pendingLogon.reject(new Error(reason));
+            this.pendingLogon = null;
+            this.ending = true;
+            this.credentials = null;
+            return;
+        }
+        if (this.token && /^cannot resume/.test(reason))
+        {
+            this.handlers.onNotice(`the gateway refused the resume (${reason}); logging on as a new session`, 'warn');
+            this.token = null;
+            this.sequence = new SessionSequence();
+            this.handlers.onMessage({ type: 'sessionLost', reason }, { resent: false });
+            return;
+        }
+        this.handlers.onNotice(`logon refused on reconnect: ${reason}`, 'error');
+        this.ending = true;
+        this.handlers.onEnded(reason);
+    }
+
+    onHole(seq)
+    {
+        this.handlers.onNotice(`sequence hole: got #${seq} after #${this.sequence.last}; reconnecting to resume`, 'warn');
+        if (this.socket)
+        {
+            const socket = this.socket;
+            this.onClose(4000, 'resume after a sequence hole');
+            socket.close(1000, 'resume after a sequence hole');
+        }
+    }
+
+    onTimer()
+    {
+        const now = Date.now();
+        if (now - this.lastSentMs >= this.heartbeatMs)
+        {
+            this.send({ type: 'heartbeat' });
+        }
+        if (this.loggedOn && now - this.lastReceivedMs > this.heartbeatMs * 2.5 && this.socket)
+        {
+            this.handlers.onNotice(`nothing from the gateway for ${now - this.lastReceivedMs} ms: reconnecting`, 'warn');
+            const socket = this.socket;
+            this.onClose(4001, 'gateway silent');
+            socket.close();
+        }
+    }
+
+    onClose(code, reason)
+    {
+        this.socket = null;
+        this.loggedOn = false;
+        clearInterval(this.timer);
+        if (this.pendingLogon && !this.token)
+        {
+            this.pendingLogon.reject(new Error(reason || `connection closed (${code}) before the logon was answered`));
+            this.pendingLogon = null;
+            this.credentials = null;
+            this.ending = true;
+            this.handlers.onStatus('logged off', 'down');
+            return;
+        }
+        if (this.ending || FINAL_CLOSES.has(code))
+        {
+            this.ending = true;
+            this.credentials = null;
+            this.handlers.onStatus('logged off', 'down');
+            this.handlers.onEnded(reason || `connection closed (${code})`);
+            return;
+        }
+        if (!this.credentials)
+        {
+            return;
+        }
+        const delayMs = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt) +
+            Math.floor(Math.random() * BACKOFF_MIN_MS);
+        this.attempt++;
+        this.reconnects++;
+        this.handlers.onNotice(`connection lost (${code}${reason ? ' ' + reason : ''}); reconnecting in ${delayMs} ms ` +
+            `(attempt ${this.attempt}), then resuming from #${this.sequence.fromSeq()}`, 'warn');
+        this.handlers.onStatus(`disconnected: reconnecting in ${delayMs} ms`, 'down');
+        this.reconnectTimer = setTimeout(() => this.open(), delayMs);
+    }
+}

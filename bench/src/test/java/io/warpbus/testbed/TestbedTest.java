@@ -39,9 +39,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Runs the multi-host fault-injection testbed ({@code ops/testbed/testbed.sh}, quick mode) as part of the build:
  * network namespaces on a bridge, the real {@code ./warpbus} tools on different hosts, faults while traffic flows.
- * Prints the script's output, report line included, and asserts that it exited 0 after injecting faults, with nothing lost and
- * nothing duplicated. Needs root, iproute2 ({@code ip}, {@code tc}, {@code ss}) and nftables ({@code nft}): without
- * them it is skipped with the reason, unless {@code WARPBUS_CI=1}, where it fails instead.
+ * Prints the script's output, report line included, and asserts that it exited 0 after injecting faults, with
+ * nothing lost and nothing duplicated. Needs root, iproute2 ({@code ip}, {@code tc}, {@code ss}) and nftables
+ * ({@code nft}): without them it is skipped with the reason, unless {@code WARPBUS_CI=1}, where it fails instead.
  */
 @Tag("testbed")
 class TestbedTest

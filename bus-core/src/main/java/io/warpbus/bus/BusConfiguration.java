@@ -72,6 +72,10 @@ public final class BusConfiguration
     public static final String LIVENESS_TIMEOUT_PROP_NAME = "warpbus.bus.liveness.timeout";
     /** Default liveness timeout. */
     public static final long LIVENESS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(5);
+    /** How long a publication bridges the absence of a durable subscriber (a recorder) it lost. */
+    public static final String DURABLE_TIMEOUT_PROP_NAME = "warpbus.bus.durable.timeout";
+    /** Default durable timeout. */
+    public static final long DURABLE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(30);
     /** Drop lag property. */
     public static final String DROP_LAG_PROP_NAME = "warpbus.bus.drop.lag";
     /** Max subscribers property. */
@@ -148,6 +152,11 @@ public final class BusConfiguration
     static long livenessTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(LIVENESS_TIMEOUT_PROP_NAME, LIVENESS_TIMEOUT_DEFAULT_NS);
+    }
+
+    static long durableTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(DURABLE_TIMEOUT_PROP_NAME, DURABLE_TIMEOUT_DEFAULT_NS);
     }
 
     static int dropLag()

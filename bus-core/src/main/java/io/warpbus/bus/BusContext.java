@@ -48,6 +48,7 @@ public final class BusContext
     private int ringCapacity = BusConfiguration.ring();
     private long heartbeatIntervalNs = BusConfiguration.heartbeatIntervalNs();
     private long livenessTimeoutNs = BusConfiguration.livenessTimeoutNs();
+    private long durableTimeoutNs = BusConfiguration.durableTimeoutNs();
     private int dropLag = BusConfiguration.dropLag();
     private int maxSubscribers = BusConfiguration.maxSubscribers();
     private RnicContext rnicContext = new RnicContext();
@@ -84,6 +85,11 @@ public final class BusContext
         {
             throw new IllegalArgumentException(BusConfiguration.LIVENESS_TIMEOUT_PROP_NAME +
                 " must exceed " + BusConfiguration.HEARTBEAT_INTERVAL_PROP_NAME + " (both positive)");
+        }
+        if (durableTimeoutNs < 0)
+        {
+            throw new IllegalArgumentException(BusConfiguration.DURABLE_TIMEOUT_PROP_NAME +
+                " must not be negative: " + durableTimeoutNs + " ns");
         }
         if (maxSubscribers < 1 || maxSubscribers > 4096)
         {
@@ -325,6 +331,31 @@ public final class BusContext
     public long livenessTimeoutNs()
     {
         return livenessTimeoutNs;
+    }
+
+    /**
+     * How long a publication keeps a lost durable subscriber's place (a recorder that announced a replay endpoint,
+     * with the block policy): it holds its retained log from where that subscriber had consumed, counts as
+     * connected, and back-pressures only when the log is full, until the subscriber returns or this time passes.
+     * 0 turns the bridging off. A publication's {@code durable-timeout} channel parameter overrides it.
+     *
+     * @param timeoutNs nanoseconds, 0 for none.
+     * @return this for a fluent API.
+     */
+    public BusContext durableTimeoutNs(final long timeoutNs)
+    {
+        this.durableTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    /**
+     * How long a lost durable subscriber's place is kept.
+     *
+     * @return nanoseconds, 0 for none.
+     */
+    public long durableTimeoutNs()
+    {
+        return durableTimeoutNs;
     }
 
     /**

@@ -277,6 +277,17 @@ public final class ChannelUri
     }
 
     /**
+     * The publication's {@code durable-timeout} ({@code 30s}; {@code 0} turns durable bridging off).
+     *
+     * @param defaultValue nanoseconds when absent.
+     * @return nanoseconds, 0 for none.
+     */
+    public long durableTimeoutNs(final long defaultValue)
+    {
+        return "0".equals(params.get("durable-timeout")) ? 0 : durationNs("durable-timeout", defaultValue);
+    }
+
+    /**
      * A duration parameter such as {@code lag-timeout=500ms}.
      *
      * @param name         parameter name.
@@ -394,6 +405,7 @@ public final class ChannelUri
             size("lag", 0);
         }
         durationNs("lag-timeout", 0);
+        durableTimeoutNs(0);
         number("initial-sequence", 0);
         number("replay-from", 0);
         number("replay-to", 0);
@@ -436,6 +448,7 @@ public final class ChannelUri
             case "window":
             case "lag":
             case "lag-timeout":
+            case "durable-timeout":
             case "initial-sequence":
             case "conflation-key":
             case "name":

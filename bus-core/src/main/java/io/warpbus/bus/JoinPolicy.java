@@ -144,6 +144,20 @@ final class JoinPolicy
      */
     JoinPoint joinPoint(final SubscribeHandshake.Request request)
     {
+        return joinPoint(request, Long.MAX_VALUE);
+    }
+
+    /**
+     * Where a subscriber joins, as {@link #joinPoint(SubscribeHandshake.Request)}, for a subscriber whose place the
+     * publication kept: a durable subscriber returning may resume from its place even in the oldest term, because
+     * the cleaner stays behind that place until the subscriber's connection is up and holds the log itself.
+     *
+     * @param request what the subscriber asks for (validated).
+     * @param place   the log position kept for it, or {@link Long#MAX_VALUE} when none was.
+     * @return where it joins.
+     */
+    JoinPoint joinPoint(final SubscribeHandshake.Request request, final long place)
+    {
         final long published = log.published.get();
         final long nextSequence = sequencer.nextSequence();
         if (request.resumeSequence() < 0)
@@ -161,7 +175,7 @@ final class JoinPolicy
             published - dropLagFor(request) : Long.MIN_VALUE;
         final UnsafeBuffer buffer = log.buffer;
         // Not the oldest term: the cleaner zeroes it next, perhaps before this subscriber's connection is up.
-        long position = Math.max(0, log.cleanPosition - log.windowLength + log.termLength);
+        long position = Math.min(place, Math.max(0, log.cleanPosition - log.windowLength + log.termLength));
         while (position < published)
         {
             final int offset = log.offset(position);

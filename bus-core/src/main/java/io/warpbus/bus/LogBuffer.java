@@ -54,6 +54,10 @@ final class LogBuffer
     volatile boolean connected;
     /** Subscribers attached. */
     volatile int subscriberCount;
+    /** Durable subscribers lost and expected back, whose places in the log are kept. */
+    volatile int absentDurableCount;
+    /** Durable subscribers whose places were released because they did not return in time. */
+    volatile long durableExpiries;
     /** Log position every attached subscriber has consumed (or been sent, when conflating). */
     volatile long slowestPosition;
     /** Zeroed up to here (conductor only). */

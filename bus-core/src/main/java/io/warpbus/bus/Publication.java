@@ -215,7 +215,31 @@ public abstract class Publication implements AutoCloseable
     }
 
     /**
-     * Have all attached subscribers consumed everything offered so far (conflating ones: been sent it)?
+     * Durable subscribers (recorders) this publication lost and expects back: it keeps their places in its log
+     * for up to the durable timeout ({@link BusContext#durableTimeoutNs(long)}), counts as connected meanwhile, and
+     * back-pressures only once its log is full.
+     *
+     * @return the count.
+     */
+    public int absentDurableSubscriberCount()
+    {
+        return log.absentDurableCount;
+    }
+
+    /**
+     * Durable subscribers whose places this publication released because they did not return within the durable
+     * timeout (each will find a gap where it left, which its journal records).
+     *
+     * @return the count since the publication started.
+     */
+    public long expiredDurableSubscriberCount()
+    {
+        return log.durableExpiries;
+    }
+
+    /**
+     * Have all attached subscribers consumed everything offered so far (conflating ones: been sent it)? An absent
+     * durable subscriber has not.
      *
      * @return true when nothing is in flight.
      */

@@ -57,6 +57,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     private final BusCounters counters;
     private final LogSequencer sequencer;
     private final JoinPolicy joinPolicy;
+    /** Durable subscribers (recorders) lost and expected back: their places in the log are kept. */
+    private final DurableSubscriberTracker durables;
+    /** Is the cleaner held by an absent durable subscriber's place (so a full log is back pressure)? */
+    private boolean heldForAbsent;
     /** IPC only: where subscribers' rings are found; null over iWARP. */
     private final IpcRendezvous ipc;
     private long subscriberIds = 1;
@@ -93,6 +97,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             counters.system(SystemCounterDescriptor.BYTES_SENT));
         this.joinPolicy = new JoinPolicy(streamId, sessionId, log, sequencer, keyLength, dropLag,
             context.maxSubscribers(), links);
+        this.durables = new DurableSubscriberTracker(channel.durableTimeoutNs(context.durableTimeoutNs()));
         this.ipc = channel.isIpc() ? new IpcRendezvous(context.ipcDirectory(), streamId, channel.toString(),
             context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this) : null;
     }
@@ -203,6 +208,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 context.heartbeatIntervalNs());
             link.positionCounter.setOrdered(link.consumed);
             link.lagCounter.setOrdered(link.lag(published));
+            if (null != link.durableKey && durables.absentCount() > 0)
+            {
+                onDurableReturned(link);
+            }
             connected = true;
             subscribers++;
             slowest = Math.min(slowest, published - link.lag(published));
@@ -211,8 +220,19 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 blockingLimit = Math.min(blockingLimit, link.consumed + link.ringCapacity);
             }
         }
+        if (durables.absentCount() > 0)
+        {
+            work += expireDurables(nowNs);
+            final long held = durables.heldPosition();
+            if (Long.MAX_VALUE != held)
+            {
+                connected = !closing;
+                slowest = Math.min(slowest, held);
+            }
+        }
         updateLimit(connected, blockingLimit, published);
         log.subscriberCount = subscribers;
+        log.absentDurableCount = durables.absentCount();
         log.slowestPosition = slowest;
         if (closing)
         {
@@ -234,10 +254,16 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             return 0;
         }
         final long reusedFrom = log.cleanPosition - log.windowLength + log.termLength;
+        heldForAbsent = durables.heldPosition() < reusedFrom;
+        if (heldForAbsent)
+        {
+            // An absent durable subscriber (a recorder restarting) resumes from its place: keep it.
+            return 0;
+        }
         for (int i = links.size() - 1; i >= 0; i--)
         {
             final SubscriberLink link = links.get(i);
-            if (SubscriberLink.CLOSED != link.state && link.completedLogPosition() < reusedFrom)
+            if (SubscriberLink.CLOSED != link.state && retainedFrom(link) < reusedFrom)
             {
                 // A blocking subscriber holds the log; so does a conflating one whose scan is past the term but
                 // whose writes from it are still in flight (a transport a moment behind is not a slow consumer).
@@ -263,11 +289,21 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         return 1;
     }
 
+    /**
+     * Where the log must be kept for a subscriber: what its transport still reads, and for a durable one also what
+     * it has not consumed (what sits unread in its ring is lost with it if it crashes, and it resumes from there).
+     */
+    private static long retainedFrom(final SubscriberLink link)
+    {
+        final long completed = link.completedLogPosition();
+        return null == link.durableKey ? completed : Math.min(completed, link.consumed);
+    }
+
     private void updateLimit(final boolean connected, final long blockingLimit, final long published)
     {
         final long clean = log.cleanPosition;
         final long limit = connected ? Math.min(clean, blockingLimit) : Math.min(clean, log.tail.get());
-        log.limitedByCleaning = connected && clean < blockingLimit;
+        log.limitedByCleaning = connected && clean < blockingLimit && !heldForAbsent;
         log.connected = connected && !closing;
         if (log.limit.get() != limit)
         {
@@ -311,6 +347,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     {
         if (links.remove(link))
         {
+            if (null != link.durableKey && !closing && !link.hasLeft())
+            {
+                onDurableLost(link);
+            }
             if (!link.isDrained())
             {
                 draining.add(link);
@@ -319,6 +359,49 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             counters.free(link.lagCounter);
             link.onRetired();
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Durable subscribers
+
+    private void onDurableLost(final SubscriberLink link)
+    {
+        final long nowNs = conductor.nowNs();
+        final DurableSubscriberTracker.Absence absence = durables.onLost(link.durableKey, link.clientName,
+            link.consumed, nowNs);
+        conductor.onError(new BusException("publication " + channel + " keeps the place of durable subscriber '" +
+            absence.name() + "' (replays at " + absence.key() + ") for up to " + durables.timeoutNs() / 1_000_000 +
+            " ms: the log from its position is retained for it, and offers are back-pressured only once the log " +
+            "is full"));
+    }
+
+    private void onDurableReturned(final SubscriberLink link)
+    {
+        durables.onReturned(link.durableKey);
+    }
+
+    private int expireDurables(final long nowNs)
+    {
+        final DurableSubscriberTracker.Absence absence = durables.expire(nowNs);
+        if (null == absence)
+        {
+            return 0;
+        }
+        log.durableExpiries = log.durableExpiries + 1;
+        conductor.onError(new BusException("publication " + channel + " released the place of durable subscriber '" +
+            absence.name() + "' (replays at " + absence.key() + "): it did not return within " +
+            durables.timeoutNs() / 1_000_000 + " ms, and will find a gap where it left"));
+        return 1;
+    }
+
+    /**
+     * Durable subscribers lost and expected back.
+     *
+     * @return the count.
+     */
+    int absentDurableCount()
+    {
+        return durables.absentCount();
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -348,7 +431,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
      */
     JoinPolicy.JoinPoint joinPoint(final SubscribeHandshake.Request request)
     {
-        return joinPolicy.joinPoint(request);
+        return joinPolicy.joinPoint(request, durables.heldPosition(request.announce()));
     }
 
     private static String checkReplayEndpoint(final String endpoint)
@@ -391,6 +474,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                     request.announce() + "' announced by " + request.name() + ": " + problem));
             }
         }
+        if (durables.isDurable(link.policy, request.announce()) && request.announce().equals(replayEndpoint))
+        {
+            link.durableKey = request.announce();
+        }
         link.dropLag = joinPolicy.dropLagFor(request);
         link.dropAfterNs = request.dropAfterNs();
         links.add(link);
@@ -411,7 +498,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         final long nowNs,
         final long nowMs)
     {
-        final JoinPolicy.JoinPoint join = joinPolicy.joinPoint(request);
+        final JoinPolicy.JoinPoint join = joinPolicy.joinPoint(request, durables.heldPosition(request.announce()));
         final String name = request.name();
         final long subscriberId = nextSubscriberId();
         final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(request.policy()),
@@ -432,6 +519,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         if (!closing)
         {
             closing = true;
+            durables.clear();
             closeDeadlineNs = nowNs + context.livenessTimeoutNs();
         }
     }

@@ -40,6 +40,8 @@ abstract class SubscriberLink
     final String name;
     /** The name the subscriber gave itself (without its address): two subscriptions may not share it. */
     String clientName;
+    /** A durable subscriber's key (its announced replay endpoint), or null: see {@link DurableSubscriberTracker}. */
+    String durableKey;
     /** Drop policy: bytes behind that get the subscriber dropped. */
     long dropLag;
     /** Drop policy: how long it may stay behind without consuming, 0 for no limit. */

@@ -101,7 +101,23 @@ public final class StreamRecorder implements Agent, AutoCloseable
                         fromSequence + " to " + toSequence + " were not received (the publisher no longer held " +
                         "them); the journal has a hole there"));
                 }
-            }, last >= 0 ? last + 1 : -1, 0);
+            }, last >= 0 ? last + 1 : -1, last >= 0 ? lastSession(journal, uri.streamId(), last) : 0);
+    }
+
+    /**
+     * The publisher session of the last record: a recorder resumes by sequence within that session (a publisher
+     * that restarted since, with another session, is resumed by its own rules).
+     */
+    private static int lastSession(final Journal journal, final int streamId, final long last)
+    {
+        final int[] session = { 0 };
+        try (JournalReader reader = journal.reader(streamId))
+        {
+            reader.seekToSequence(last);
+            reader.poll((sequence, sessionId, flags, publishedNs, receivedNs, buffer, offset, length) ->
+                session[0] = sessionId, 1);
+        }
+        return session[0];
     }
 
     @Override

@@ -36,6 +36,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * K subscribers, publishes N messages (SBE market data, or synthetic payloads of exactly BYTES), waits until every
  * connected subscriber has consumed them, and prints {@code sent N messages, checksum HEX}, the CRC32C chained over
  * the payloads in order, the same function {@code warpbus sub} prints.
+ * <p>
+ * When every subscriber has gone it waits up to {@code --return-timeout} seconds for one to come back, saying so
+ * once a second, and goes on where it stopped; a recorder that was lost (a durable subscriber) keeps the stream
+ * going meanwhile, and the tool says when it left and when it is back.
  */
 public final class PubTool
 {
@@ -43,7 +47,7 @@ public final class PubTool
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     private static final Set<String> OPTIONS = Set.of("--channel", "--count", "--size", "--rate", "--wait-subscribers",
-        "--timeout", "--idle", "--seed");
+        "--timeout", "--idle", "--seed", "--return-timeout");
 
     private PubTool()
     {
@@ -68,6 +72,7 @@ public final class PubTool
         final long rate;
         final int waitSubscribers;
         final long timeoutNs;
+        final long returnTimeoutNs;
         try
         {
             options = ToolArgs.parse(args, OPTIONS, Set.of());
@@ -78,12 +83,13 @@ public final class PubTool
             rate = options.number("--rate", 0, 0, 1_000_000_000);
             waitSubscribers = (int)options.number("--wait-subscribers", 1, 0, 4096);
             timeoutNs = TimeUnit.SECONDS.toNanos(options.number("--timeout", 30, 1, 86_400));
+            returnTimeoutNs = TimeUnit.SECONDS.toNanos(options.number("--return-timeout", 30, 0, 86_400));
         }
         catch (final IllegalArgumentException ex)
         {
             err.println("warpbus pub: " + ex.getMessage());
             err.println("usage: warpbus pub --channel URI --count N [--size BYTES] [--rate MSGS_PER_S] " +
-                "[--wait-subscribers K] [--timeout SECONDS] [--idle STRATEGY] [--seed N]");
+                "[--wait-subscribers K] [--timeout SECONDS] [--return-timeout SECONDS] [--idle STRATEGY] [--seed N]");
             return EXIT_USAGE;
         }
 
@@ -105,13 +111,14 @@ public final class PubTool
                     " subscribers connected to " + channel + " within the timeout");
                 return EXIT_FAILED;
             }
+            final PublishProgress progress = new PublishProgress(publication, returnTimeoutNs, err);
             final long checksum = publish(publication, count, size, rate, options.number("--seed", 42, 0,
-                Long.MAX_VALUE), err);
+                Long.MAX_VALUE), progress);
             if (checksum < 0)
             {
                 return EXIT_FAILED;
             }
-            if (!await(publication::isDrained, timeoutNs, idle))
+            if (!await(() -> progress.drained(count), timeoutNs, idle))
             {
                 err.println("warpbus pub: subscribers had not consumed everything within the timeout");
                 out.println("sent " + count + " messages, checksum " + hex(checksum));
@@ -136,7 +143,7 @@ public final class PubTool
         final int size,
         final long rate,
         final long seed,
-        final PrintStream err)
+        final PublishProgress progress)
     {
         final int capacity = Math.max(size, MarketDataGenerator.MAX_MESSAGE_LENGTH);
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
@@ -148,7 +155,6 @@ public final class PubTool
         final CRC32C crc = new CRC32C();
         final long intervalNs = rate > 0 ? 1_000_000_000L / rate : 0;
         long nextSendNs = System.nanoTime();
-        int notConnectedSpins = 0;
         for (long i = 0; i < count; )
         {
             if (intervalNs > 0)
@@ -176,19 +182,13 @@ public final class PubTool
             long result;
             while ((result = publication.offer(message, 0, length)) < 0)
             {
-                if (Publication.NOT_CONNECTED == result && ++notConnectedSpins > 50_000_000)
+                if (!progress.onRefused(result, i))
                 {
-                    err.println("warpbus pub: every subscriber left after " + i + " messages");
-                    return -1;
-                }
-                if (Publication.CLOSED == result)
-                {
-                    err.println("warpbus pub: publication closed after " + i + " messages");
                     return -1;
                 }
                 Thread.onSpinWait();
             }
-            notConnectedSpins = 0;
+            progress.onAccepted(i);
             message.getBytes(0, scratch, 0, length);
             crc.update(scratch, 0, length);
             i++;

@@ -60,6 +60,8 @@ public final class SubTool
     private volatile long gaps;
     private volatile long duplicates;
     private boolean merged;
+    private volatile ReplayMergeSubscription merge;
+    private final AtomicBoolean repairsPrinted = new AtomicBoolean();
 
     private SubTool()
     {
@@ -101,6 +103,7 @@ public final class SubTool
         {
             running.set(false);
             tool.print(out, printed);
+            tool.printRepairs(err);
         }, "warpbus-sub-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         final BusContext context = new BusContext().name("sub-" + ProcessHandle.current().pid())
@@ -113,6 +116,7 @@ public final class SubTool
             final Subscription subscription = merged ? null : bus.addSubscription(channel, tool.listener());
             final ReplayMergeSubscription merge = merged ? new ReplayMergeSubscription(bus, channel, from,
                 options.string("--replay-endpoint", null), tool.repairListener(err)) : null;
+            tool.merge = merge;
             final FragmentAssembler assembler = new FragmentAssembler(tool::onMessage);
             final IdleStrategy idle = new BackoffIdleStrategy();
             final long deadline = System.nanoTime() + timeoutNs;
@@ -122,11 +126,13 @@ public final class SubTool
                 {
                     err.println("warpbus sub: timed out with " + tool.received + " of " + count + " messages");
                     tool.print(out, printed);
+                    tool.printRepairs(err);
                     return EXIT_FAILED;
                 }
                 idle.idle(merged ? merge.poll(assembler, 256) : subscription.poll(assembler, 256));
             }
             tool.print(out, printed);
+            tool.printRepairs(err);
             return EXIT_OK;
         }
         catch (final RuntimeException ex)
@@ -195,6 +201,21 @@ public final class SubTool
         buffer.getBytes(offset, scratch, 0, length);
         crc.update(scratch, 0, length);
         received++;
+    }
+
+    /**
+     * With repair on: how much came from the recorder rather than the live stream, on standard error (the result
+     * line on standard output stays one line).
+     */
+    private void printRepairs(final PrintStream err)
+    {
+        final ReplayMergeSubscription merge = this.merge;
+        if (null != merge && repairsPrinted.compareAndSet(false, true))
+        {
+            err.println("warpbus sub: repaired " + merge.repairedMessages() + " messages in " + merge.repairs() +
+                " replays from the recorder, unrepaired " + merge.unrepairedMessages());
+            err.flush();
+        }
     }
 
     private void print(final PrintStream out, final AtomicBoolean printed)

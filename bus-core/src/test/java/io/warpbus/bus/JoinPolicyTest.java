@@ -175,6 +175,22 @@ class JoinPolicyTest
     }
 
     @Test
+    void shouldResumeAReturningDurableSubscriberFromItsPlaceInTheOldestTerm()
+    {
+        final LogSequencer sequencer = publish(0, 3);
+        // The cleaner has come round: the term holding the three frames is the oldest, the one it zeroes next.
+        fixture.log.cleanPosition = WINDOW_LENGTH;
+        final JoinPolicy policy = policy(sequencer, 0);
+
+        assertEquals(new JoinPolicy.JoinPoint(3 * FRAME, 3, 1, 2),
+            policy.joinPoint(resume(BLOCK, 1, SESSION_ID, 0)),
+            "an ordinary subscriber never joins in the oldest term: it is told what it missed");
+        assertEquals(new JoinPolicy.JoinPoint(FRAME, 1, -1, -1),
+            policy.joinPoint(resume(BLOCK, 1, SESSION_ID, 0), FRAME),
+            "a durable subscriber whose place was kept there resumes from it, the cleaner held behind it");
+    }
+
+    @Test
     void shouldBoundEveryDropLagByTheRetainedLog()
     {
         final long retained = WINDOW_LENGTH - 2L * TERM_LENGTH;

@@ -89,13 +89,13 @@ class FixOrderEntryTest extends GatewayTestBase
     {
         registry.add("warpbus.gateway.fix.port", () -> "0");
         registry.add("warpbus.gateway.fix.address", () -> "127.0.0.1");
-        final String[] clients = { "ALICE", "BOB", "CAROL", "MD" };
+        final String[] clients = { "ALICE", "BOB", "CAROL", "MD", "DROP" };
         for (int i = 0; i < clients.length; i++)
         {
             final String client = clients[i];
             registry.add("warpbus.gateway.fix.sessions[" + i + "].sender-comp-id", () -> client);
             registry.add("warpbus.gateway.fix.sessions[" + i + "].type", () -> "MD".equals(client) ? "market-data" :
-                "order-entry");
+                "DROP".equals(client) ? "drop-copy" : "order-entry");
         }
     }
 
@@ -239,6 +239,35 @@ class FixOrderEntryTest extends GatewayTestBase
         final Message cancelled = alice.await(report(cancelId, '4'), "the rest cancelled");
         assertEquals("20", field(cancelled, 14), cancelled.toString());
         assertEquals("0", field(cancelled, 151));
+    }
+
+    @Test
+    void shouldCopyTheFillsOfAWebSocketSessionsOrdersToTheUsersDropCopy()
+    {
+        final FixTestClient bob = bob();
+        try (FixTestClient drop = new FixTestClient(acceptor.port(), "DROP", "WARPBUS", dir.resolve("fix-clients"),
+            "alice", "alice-pw").start().awaitLogon(); TestClient ws = client())
+        {
+            final long copies = counters.value(GatewayCounterDescriptor.DROP_COPIES);
+            ws.logon("alice", "alice-pw");
+            final String sell = id("ws-sell");
+            ws.request(OrderEntryTest.order(sell, GatewayFixtures.ALICE_SECOND_ACCOUNT, "sell", "101.50", 40),
+                "executionReport");
+            final String buy = id("drop-buy");
+            bob.send(order(buy, GatewayFixtures.BOB_ACCOUNT, Side.BUY, "101.50", "40"));
+            bob.await(report(buy, 'F'), "bob's fill");
+            final Message copy = drop.await(report(sell, 'F'), "the drop copy of alice's fill");
+            assertEquals("Y", field(copy, 797), copy.toString());
+            assertEquals("102", field(copy, 1));
+            assertEquals("2", field(copy, 39));
+            assertEquals("101.50", field(copy, 31));
+            assertEquals("40", field(copy, 32));
+            assertEquals("40", field(copy, 14));
+            assertEquals("0", field(copy, 151));
+            assertEquals(1, drop.received().stream().filter(type(MsgType.EXECUTION_REPORT)).count(),
+                "only the fill of alice's account, not her order's acceptance nor bob's fill: " + drop.received());
+            assertEquals(copies + 1, counters.value(GatewayCounterDescriptor.DROP_COPIES));
+        }
     }
 
     @Test

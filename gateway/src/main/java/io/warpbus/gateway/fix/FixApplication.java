@@ -363,8 +363,9 @@ final class FixApplication implements Application
         final String sessionName = name.length() > CommandDescriptor.SESSION_NAME_WIDTH ?
             name.substring(0, CommandDescriptor.SESSION_NAME_WIDTH) : name;
         final long receivedNs = clock.nanoTime();
+        final byte flags = FixSessionType.DROP_COPY == fix.context.type() ? CommandDescriptor.LOGON_DROP_COPY : 0;
         if (!offer(() -> commands.logon(connection.index(), receivedNs, null, userIndex, heartbeatMs, resumeFrom,
-            tokenHigh, tokenLow, sessionName, fix.host)))
+            tokenHigh, tokenLow, sessionName, fix.host, flags)))
         {
             return new FixConnection.LogonAnswer(false, 0, 0, false, "the gateway is overloaded, try again");
         }

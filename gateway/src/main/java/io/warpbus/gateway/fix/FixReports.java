@@ -61,6 +61,9 @@ final class FixReports
     private static final char[] ORD_STATUS = { OrdStatus.PENDING_NEW, OrdStatus.NEW, OrdStatus.PARTIALLY_FILLED,
         OrdStatus.FILLED, OrdStatus.CANCELED, OrdStatus.REJECTED };
 
+    /** CopyMsgIndicator (797): Y on a drop copy's reports. */
+    static final int COPY_MSG_INDICATOR = 797;
+
     private final InstrumentRegistry instruments;
 
     FixReports(final InstrumentRegistry instruments)
@@ -142,6 +145,10 @@ final class FixReports
         if (0 != code)
         {
             report.set(new Text(text));
+        }
+        if (FixSessionType.DROP_COPY == context.type())
+        {
+            report.setBoolean(COPY_MSG_INDICATOR, true);
         }
         if (ExecTypes.FILLED == execType || ExecTypes.CANCELLED == execType || ExecTypes.REJECTED == execType &&
             0 == buffer.getByte(offset + EventDescriptor.REQUEST_ONLY_OFFSET))

@@ -332,6 +332,107 @@ class FixOrderEntryTest extends GatewayTestBase
     }
 
     @Test
+    void shouldListInstrumentsAndStreamABookSnapshotThenIncrementsAndTrades() throws quickfix.FieldNotFound
+    {
+        final FixTestClient alice = alice();
+        final FixTestClient bob = bob();
+        try (FixTestClient md = new FixTestClient(acceptor.port(), "MD", "WARPBUS", dir.resolve("fix-clients"),
+            "alice", "alice-pw").start().awaitLogon())
+        {
+            final quickfix.fix44.SecurityListRequest listRequest = new quickfix.fix44.SecurityListRequest(
+                new quickfix.field.SecurityReqID("sec-1"), new quickfix.field.SecurityListRequestType(4));
+            md.send(listRequest);
+            final Message list = md.await(type(MsgType.SECURITY_LIST), "the SecurityList");
+            assertEquals("sec-1", field(list, 320), list.toString());
+            assertEquals("0", field(list, 560));
+            assertEquals(2, list.getGroupCount(146), list.toString());
+            final quickfix.Group acme = list.getGroup(1, 146);
+            assertEquals("ACME", acme.getString(55), list.toString());
+            assertEquals("tick 0.05", acme.getString(107));
+            assertEquals("10", acme.getString(561));
+
+            md.send(marketDataRequest("md-1", '1', "ACME"));
+            final Message snapshot = md.await(type(MsgType.MARKET_DATA_SNAPSHOT_FULL_REFRESH), "the ACME book");
+            assertEquals("md-1", field(snapshot, 262), snapshot.toString());
+            assertEquals("ACME", field(snapshot, 55));
+
+            final String buy = id("md-buy");
+            int from = md.size();
+            alice.send(order(buy, GatewayFixtures.ALICE_ACCOUNT, Side.BUY, "97.35", "20"));
+            final Message added = md.await(from, incremental('1', '0', "97.35"), "the new bid level");
+            assertEquals("20", entry(added, '1', '0', "97.35").getString(271), added.toString());
+            assertEquals("1", entry(added, '1', '0', "97.35").getString(346));
+
+            from = md.size();
+            final String sell = id("md-sell");
+            bob.send(order(sell, GatewayFixtures.BOB_ACCOUNT, Side.SELL, "97.35", "20"));
+            final Message trade = md.await(from, incremental('0', '2', "97.35"), "the trade");
+            assertEquals("20", entry(trade, '0', '2', "97.35").getString(271), trade.toString());
+            md.await(from, incremental('2', '0', "97.35"), "the bid level gone");
+
+            final int before = md.size();
+            md.send(marketDataRequest("md-2", '1', "NOPE"));
+            final Message reject = md.await(before, type(MsgType.MARKET_DATA_REQUEST_REJECT), "the unknown symbol");
+            assertEquals("md-2", field(reject, 262), reject.toString());
+            assertEquals("0", field(reject, 281));
+            assertTrue(field(reject, 58).contains("NOPE"), reject.toString());
+        }
+        final int from = alice.size();
+        alice.send(marketDataRequest("md-3", '1', "ACME"));
+        final Message refused = alice.await(from, type(MsgType.BUSINESS_MESSAGE_REJECT), "V on an order session");
+        assertEquals("V", field(refused, 372), refused.toString());
+        assertEquals("this is a order-entry session: market data goes on a market-data session", field(refused, 58));
+    }
+
+    private static Message marketDataRequest(final String id, final char type, final String symbol)
+    {
+        final quickfix.fix44.MarketDataRequest request = new quickfix.fix44.MarketDataRequest(
+            new quickfix.field.MDReqID(id), new quickfix.field.SubscriptionRequestType(type),
+            new quickfix.field.MarketDepth(0));
+        for (final char entryType : new char[] { '0', '1', '2' })
+        {
+            final quickfix.fix44.MarketDataRequest.NoMDEntryTypes types =
+                new quickfix.fix44.MarketDataRequest.NoMDEntryTypes();
+            types.setChar(269, entryType);
+            request.addGroup(types);
+        }
+        final quickfix.fix44.MarketDataRequest.NoRelatedSym related =
+            new quickfix.fix44.MarketDataRequest.NoRelatedSym();
+        related.setString(55, symbol);
+        request.addGroup(related);
+        return request;
+    }
+
+    private static java.util.function.Predicate<Message> incremental(final char action, final char entryType,
+        final String price)
+    {
+        return (message) -> MsgType.MARKET_DATA_INCREMENTAL_REFRESH.equals(FixTestClient.msgType(message)) &&
+            null != entry(message, action, entryType, price);
+    }
+
+    private static quickfix.Group entry(final Message message, final char action, final char entryType,
+        final String price)
+    {
+        try
+        {
+            for (int i = 1; i <= message.getGroupCount(268); i++)
+            {
+                final quickfix.Group group = message.getGroup(i, 268);
+                if (action == group.getChar(279) && entryType == group.getChar(269) &&
+                    price.equals(group.getString(270)))
+                {
+                    return group;
+                }
+            }
+            return null;
+        }
+        catch (final quickfix.FieldNotFound ex)
+        {
+            return null;
+        }
+    }
+
+    @Test
     void shouldRateLimitAUsersOrders()
     {
         try (FixTestClient carol = new FixTestClient(acceptor.port(), "CAROL", "WARPBUS", dir.resolve("fix-clients"),

@@ -26,11 +26,14 @@ import io.warpbus.gateway.session.CommandDescriptor;
 import io.warpbus.gateway.session.CommandProxy;
 import io.warpbus.gateway.session.Connection;
 import io.warpbus.gateway.session.ConnectionTable;
+import io.warpbus.gateway.session.InstrumentInfo;
+import io.warpbus.gateway.session.InstrumentRegistry;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import quickfix.Application;
 import quickfix.FieldNotFound;
+import quickfix.Group;
 import quickfix.Message;
 import quickfix.RejectLogon;
 import quickfix.Session;
@@ -40,11 +43,16 @@ import quickfix.field.BusinessRejectReason;
 import quickfix.field.BusinessRejectRefID;
 import quickfix.field.ClOrdID;
 import quickfix.field.HeartBtInt;
+import quickfix.field.MDReqID;
 import quickfix.field.MsgSeqNum;
 import quickfix.field.MsgType;
+import quickfix.field.NoRelatedSym;
 import quickfix.field.Password;
 import quickfix.field.RefMsgType;
 import quickfix.field.RefSeqNum;
+import quickfix.field.SecurityReqID;
+import quickfix.field.SubscriptionRequestType;
+import quickfix.field.Symbol;
 import quickfix.field.Text;
 import quickfix.field.Username;
 import quickfix.fix44.BusinessMessageReject;
@@ -71,6 +79,7 @@ final class FixApplication implements Application
     private final CommandProxy commands;
     private final Authenticator authenticator;
     private final FixOrderMapper mapper;
+    private final InstrumentRegistry instruments;
     private final FixMetrics metrics;
     private final NanoClock clock;
     private final long logonTimeoutMs;
@@ -79,14 +88,15 @@ final class FixApplication implements Application
     };
 
     FixApplication(final Map<SessionID, FixSessionContext> contexts, final ConnectionTable connections,
-        final CommandProxy commands, final Authenticator authenticator, final FixOrderMapper mapper,
+        final CommandProxy commands, final Authenticator authenticator, final InstrumentRegistry instruments,
         final FixMetrics metrics, final NanoClock clock, final long logonTimeoutMs)
     {
+        this.instruments = instruments;
         this.contexts = contexts;
         this.connections = connections;
         this.commands = commands;
         this.authenticator = authenticator;
-        this.mapper = mapper;
+        this.mapper = new FixOrderMapper(instruments);
         this.metrics = metrics;
         this.clock = clock;
         this.logonTimeoutMs = logonTimeoutMs;
@@ -186,7 +196,9 @@ final class FixApplication implements Application
         final String msgType = message.getHeader().getString(MsgType.FIELD);
         final boolean order = MsgType.ORDER_SINGLE.equals(msgType) || MsgType.ORDER_CANCEL_REQUEST.equals(msgType) ||
             MsgType.ORDER_CANCEL_REPLACE_REQUEST.equals(msgType);
-        if (!order)
+        final boolean marketData = MsgType.MARKET_DATA_REQUEST.equals(msgType) ||
+            MsgType.SECURITY_LIST_REQUEST.equals(msgType);
+        if (!order && !marketData)
         {
             throw new UnsupportedMessageType();
         }
@@ -196,6 +208,11 @@ final class FixApplication implements Application
             {
                 throw new FixRefusal(FixRefusal.APPLICATION_NOT_AVAILABLE, "the session is not connected to the " +
                     "gateway's session core");
+            }
+            if (marketData)
+            {
+                marketData(message, msgType, context, fix, receivedNs);
+                return;
             }
             if (FixSessionType.ORDER_ENTRY != context.type())
             {
@@ -250,6 +267,79 @@ final class FixApplication implements Application
         {
             metrics.onBusinessReject();
             businessReject(message, sessionId, msgType, refusal);
+        }
+    }
+
+    private void marketData(final Message message, final String msgType, final FixSessionContext context,
+        final FixConnection fix, final long receivedNs) throws FixRefusal, FieldNotFound
+    {
+        if (FixSessionType.MARKET_DATA != context.type())
+        {
+            throw new FixRefusal(FixRefusal.UNSUPPORTED_MESSAGE_TYPE, "this is a " + context.type().label() +
+                " session: market data goes on a market-data session");
+        }
+        final int index = fix.connection.index();
+        if (MsgType.SECURITY_LIST_REQUEST.equals(msgType))
+        {
+            final String requestId = requestId("x:", message.getString(SecurityReqID.FIELD), "SecurityReqID(320)");
+            if (!offer(() -> commands.simple(CommandDescriptor.INSTRUMENTS, index, receivedNs, requestId)))
+            {
+                throw new FixRefusal(FixRefusal.APPLICATION_NOT_AVAILABLE, "the gateway is overloaded, try again");
+            }
+            return;
+        }
+        final String mdReqId = message.getString(MDReqID.FIELD);
+        final String requestId = requestId("V:", mdReqId, "MDReqID(262)");
+        final char type = message.getChar(SubscriptionRequestType.FIELD);
+        if (SubscriptionRequestType.SNAPSHOT_UPDATES != type &&
+            SubscriptionRequestType.DISABLE_PREVIOUS_SNAPSHOT_UPDATE_REQUEST != type)
+        {
+            send(context.sessionId(), FixMarketData.reject(mdReqId, "SubscriptionRequestType(263) must be 1 " +
+                "(snapshot plus updates) or 2 (unsubscribe), not " + type));
+            return;
+        }
+        final int command = SubscriptionRequestType.SNAPSHOT_UPDATES == type ? CommandDescriptor.SUBSCRIBE :
+            CommandDescriptor.UNSUBSCRIBE;
+        for (final Group group : message.getGroups(NoRelatedSym.FIELD))
+        {
+            final String symbol = group.getString(Symbol.FIELD);
+            final InstrumentInfo info = symbol.length() > CommandDescriptor.SYMBOL_WIDTH ? null :
+                instruments.get(symbol);
+            final int instrumentId = null == info ? -1 : info.id();
+            if (instrumentId >= 0)
+            {
+                if (CommandDescriptor.SUBSCRIBE == command)
+                {
+                    context.subscribed(instrumentId, mdReqId);
+                }
+                else
+                {
+                    context.unsubscribed(instrumentId);
+                }
+            }
+            if (!offer(() -> commands.subscription(command, index, receivedNs, requestId, instrumentId, symbol)))
+            {
+                throw new FixRefusal(FixRefusal.APPLICATION_NOT_AVAILABLE, "the gateway is overloaded, try again");
+            }
+        }
+    }
+
+    private static String requestId(final String prefix, final String id, final String tag) throws FixRefusal
+    {
+        if (id.isEmpty() || id.length() > CommandDescriptor.REQUEST_ID_WIDTH - prefix.length())
+        {
+            throw new FixRefusal(FixRefusal.OTHER, tag + " must be 1 to " +
+                (CommandDescriptor.REQUEST_ID_WIDTH - prefix.length()) + " characters");
+        }
+        return prefix + id;
+    }
+
+    private static void send(final SessionID sessionId, final Message message)
+    {
+        final Session session = Session.lookupSession(sessionId);
+        if (null != session)
+        {
+            session.send(message);
         }
     }
 

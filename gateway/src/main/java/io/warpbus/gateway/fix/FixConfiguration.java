@@ -24,6 +24,7 @@ import java.util.Set;
 import io.warpbus.gateway.config.AgentLifecycle;
 import io.warpbus.gateway.config.GatewayProperties;
 import io.warpbus.gateway.security.Authenticator;
+import io.warpbus.gateway.security.CredentialStore;
 import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
@@ -59,7 +60,8 @@ class FixConfiguration
     @Bean
     FixAcceptor fixAcceptor(final FixProperties fix, final GatewayProperties properties, final SessionCore core,
         final ConnectionTable connections, final InstrumentRegistry instruments, final Authenticator authenticator,
-        final GatewayCounters counters, final FixMetrics metrics) throws ConfigError
+        final GatewayCounters counters, final CredentialStore credentials, final FixMetrics metrics)
+        throws ConfigError
     {
         if (fix.port() < 0)
         {
@@ -101,14 +103,20 @@ class FixConfiguration
                 throw new IllegalStateException(prefix + "sender-comp-id: the session " + session.senderCompId() +
                     " -> " + session.targetCompId() + " is configured twice");
             }
-            settings.set(sessionId, new Dictionary());
+            final Dictionary sessionSettings = new Dictionary();
+            if (FixSessionType.MARKET_DATA == type)
+            {
+                // Market data is not stored: a resend request gets a gap fill, never stale books.
+                sessionSettings.setString("PersistMessages", "N");
+            }
+            settings.set(sessionId, sessionSettings);
             contexts.put(sessionId, new FixSessionContext(sessionId, type, new FixSessionState(
                 storeDirectory.resolve(session.senderCompId() + "-" + session.targetCompId() + ".warpbus"))));
         }
         final FixApplication application = new FixApplication(contexts, connections, core.commands(), authenticator,
-            new FixOrderMapper(instruments), metrics, SystemNanoClock.INSTANCE, fix.logonTimeout().toMillis());
+            instruments, metrics, SystemNanoClock.INSTANCE, fix.logonTimeout().toMillis());
         final FixSender sender = new FixSender(connections, core.commands(), new FixReports(instruments),
-            SystemNanoClock.INSTANCE);
+            new FixMarketData(instruments, credentials.directory()), SystemNanoClock.INSTANCE);
         application.senderWaker(sender::wake);
         return new FixAcceptor(FixAcceptor.acceptor(application, settings),
             new AgentLifecycle(sender, new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,

@@ -52,6 +52,7 @@ final class FixSender implements Agent
     private final ConnectionTable connections;
     private final CommandProxy commands;
     private final FixReports reports;
+    private final FixMarketData marketData;
     private final NanoClock clock;
     private final MessageHandler sending = this::onEvent;
     private final MessageHandler unsent = this::onUnsent;
@@ -59,8 +60,9 @@ final class FixSender implements Agent
     private Runnable waker;
 
     FixSender(final ConnectionTable connections, final CommandProxy commands, final FixReports reports,
-        final NanoClock clock)
+        final FixMarketData marketData, final NanoClock clock)
     {
+        this.marketData = marketData;
         this.connections = connections;
         this.commands = commands;
         this.reports = reports;
@@ -159,6 +161,18 @@ final class FixSender implements Agent
             case EventDescriptor.ERROR:
                 deliver(fix, buffer, offset, error(buffer, offset));
                 break;
+            case EventDescriptor.INSTRUMENTS:
+                deliver(fix, buffer, offset, marketData.securityList(buffer, offset));
+                break;
+            case EventDescriptor.BOOK:
+                send(fix, marketData.snapshot(buffer, offset, fix.context));
+                break;
+            case EventDescriptor.BOOK_UPDATE:
+                send(fix, marketData.update(buffer, offset, fix.context));
+                break;
+            case EventDescriptor.TRADE:
+                send(fix, marketData.trade(buffer, offset, fix.context));
+                break;
             default:
                 if (EventDescriptor.isRecoverable(type))
                 {
@@ -185,12 +199,26 @@ final class FixSender implements Agent
         state.delivered(seq);
     }
 
+    private static void send(final FixConnection fix, final Message message)
+    {
+        final Session session = fix.session;
+        if (null != message && null != session)
+        {
+            session.send(message);
+        }
+    }
+
     private static Message error(final DirectBuffer buffer, final int offset)
     {
         final BusinessMessageReject reject = new BusinessMessageReject();
         final String requestId = FixReports.ascii(buffer, offset + EventDescriptor.ERROR_REQUEST_ID_OFFSET,
             EventDescriptor.REQUEST_ID_WIDTH);
         final int colon = requestId.indexOf(':');
+        if (requestId.startsWith("V:"))
+        {
+            return FixMarketData.reject(requestId.substring(2), EventText.get(buffer,
+                offset + EventDescriptor.ERROR_TEXT_OFFSET));
+        }
         if (colon > 0)
         {
             reject.set(new RefMsgType(requestId.substring(0, colon)));

@@ -37,6 +37,8 @@ final class FixSessionContext implements AutoCloseable
     private final ConcurrentHashMap<String, String> currentIds = new ConcurrentHashMap<>();
     /** Core id of an order to the ClOrdID of the cancel or replace request in flight for it. */
     private final ConcurrentHashMap<String, String> pending = new ConcurrentHashMap<>();
+    /** Instrument id to the MDReqID of the subscription that asked for it. */
+    private final ConcurrentHashMap<Integer, String> mdReqIds = new ConcurrentHashMap<>();
     volatile FixConnection current;
 
     FixSessionContext(final SessionID sessionId, final FixSessionType type, final FixSessionState state)
@@ -150,6 +152,38 @@ final class FixSessionContext implements AutoCloseable
             coreIds.remove(current);
         }
         pending.remove(coreId);
+    }
+
+    /**
+     * A market-data subscription asked for an instrument.
+     *
+     * @param instrumentId the instrument.
+     * @param mdReqId      the MarketDataRequest's MDReqID (262).
+     */
+    void subscribed(final int instrumentId, final String mdReqId)
+    {
+        mdReqIds.put(instrumentId, mdReqId);
+    }
+
+    /**
+     * The subscription of an instrument ended.
+     *
+     * @param instrumentId the instrument.
+     */
+    void unsubscribed(final int instrumentId)
+    {
+        mdReqIds.remove(instrumentId);
+    }
+
+    /**
+     * The MDReqID market data of an instrument answers.
+     *
+     * @param instrumentId the instrument.
+     * @return the MDReqID, or null when not asked for.
+     */
+    String mdReqId(final int instrumentId)
+    {
+        return mdReqIds.get(instrumentId);
     }
 
     @Override

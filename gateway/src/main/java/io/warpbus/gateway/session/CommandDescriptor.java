@@ -35,7 +35,9 @@ import org.agrona.MutableDirectBuffer;
  * Bodies from offset {@value #BODY_OFFSET}:
  * <pre>
  *   LOGON        56 int32 user index, 60 int32 heartbeat ms, 64 int64 resume-from seq (-1: new session),
- *                72 16 bytes resume token, 88 uint8 + 32 bytes session name, 121 uint8 + 46 bytes remote address
+ *                72 16 bytes resume token, 88 uint8 + 32 bytes session name, 121 uint8 + 46 bytes remote address,
+ *                168 uint8 flags ({@link #LOGON_DROP_COPY}: the session gets a copy of every fill of its user's
+ *                accounts)
  *   HEARTBEAT,   56 uint8 + 32 bytes test id (0: none)
  *   TEST_REQUEST
  *   SUBSCRIBE,   56 int32 instrument id (-1: unknown symbol), 60 uint8 + 16 bytes symbol as asked
@@ -95,7 +97,10 @@ public final class CommandDescriptor
     public static final int SESSION_NAME_WIDTH = 32;
     public static final int ADDRESS_OFFSET = 121;
     public static final int ADDRESS_WIDTH = 46;
-    public static final int LOGON_LENGTH = 168;
+    public static final int LOGON_FLAGS_OFFSET = 168;
+    public static final int LOGON_LENGTH = 169;
+    /** Logon flag: a drop-copy session. */
+    public static final byte LOGON_DROP_COPY = 1;
 
     public static final int TEST_ID_OFFSET = 56;
     public static final int TEST_ID_WIDTH = 32;

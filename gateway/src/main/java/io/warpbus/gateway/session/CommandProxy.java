@@ -77,6 +77,31 @@ public final class CommandProxy
         final int userIndex, final int heartbeatMs, final long resumeFrom, final long tokenHigh, final long tokenLow,
         final CharSequence name, final CharSequence address)
     {
+        return logon(connection, receivedNs, requestId, userIndex, heartbeatMs, resumeFrom, tokenHigh, tokenLow, name,
+            address, (byte)0);
+    }
+
+    /**
+     * A logon whose credentials were verified, with flags.
+     *
+     * @param connection  connection index.
+     * @param receivedNs  when it arrived.
+     * @param requestId   the client's request id, or null.
+     * @param userIndex   the authenticated user.
+     * @param heartbeatMs the interval asked for.
+     * @param resumeFrom  the sequence number to resume from, or -1 for a new session.
+     * @param tokenHigh   first half of the session token to resume, 0 for none.
+     * @param tokenLow    second half.
+     * @param name        the session name.
+     * @param address     the client's address.
+     * @param flags       {@link CommandDescriptor#LOGON_DROP_COPY} or 0.
+     * @return false when the ring is full.
+     */
+    @SuppressWarnings("checkstyle:parameternumber")
+    public boolean logon(final int connection, final long receivedNs, final CharSequence requestId,
+        final int userIndex, final int heartbeatMs, final long resumeFrom, final long tokenHigh, final long tokenLow,
+        final CharSequence name, final CharSequence address, final byte flags)
+    {
         final int index = ring.tryClaim(CommandDescriptor.LOGON, CommandDescriptor.LOGON_LENGTH);
         if (index <= 0)
         {
@@ -93,6 +118,7 @@ public final class CommandProxy
             CommandDescriptor.SESSION_NAME_WIDTH, name);
         CommandDescriptor.putAscii(buffer, index + CommandDescriptor.ADDRESS_OFFSET, CommandDescriptor.ADDRESS_WIDTH,
             address);
+        buffer.putByte(index + CommandDescriptor.LOGON_FLAGS_OFFSET, flags);
         commit(index);
         return true;
     }

@@ -102,7 +102,9 @@ public enum GatewayCounterDescriptor
     /** Orders the engine never received because the gateway died first, answered as rejected after a restart. */
     LOST_ORDERS(34, "orders lost in a restart", "warpbus.gateway.lost.orders", null, null),
     /** Sessions whose queue had no room for an execution report or reply, caught up from the journal. */
-    CATCH_UPS(35, "sessions caught up from the journal", "warpbus.gateway.catch.ups", null, null);
+    CATCH_UPS(35, "sessions caught up from the journal", "warpbus.gateway.catch.ups", null, null),
+    /** Fills copied to drop-copy sessions. */
+    DROP_COPIES(36, "fills copied to drop-copy sessions", "warpbus.gateway.drop.copies", null, null);
 
     /** Type id of gateway counters in the counters file. */
     public static final int TYPE_ID = 400;

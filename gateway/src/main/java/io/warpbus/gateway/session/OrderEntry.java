@@ -22,6 +22,7 @@ import io.warpbus.orderentry.sbe.ExecutionReportDecoder;
 import io.warpbus.orderentry.sbe.OrderType;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -57,6 +58,8 @@ final class OrderEntry implements EngineLink.ReportListener
     private final UnsafeBuffer event = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
     private final UnsafeBuffer record = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
     private final ClientOrderKey probe = new ClientOrderKey();
+    /** Indices of the drop-copy sessions, which get a copy of every fill of their users' accounts. */
+    private final IntArrayList dropCopies = new IntArrayList();
     private final long originBits;
     private EngineLink engine;
     private SessionLifecycle lifecycle;
@@ -399,6 +402,10 @@ final class OrderEntry implements EngineLink.ReportListener
         }
         report(order, execType, null == reason ? RejectReason.NONE : reason, report.execId(), report.lastPrice(),
             lastQuantity, report.transactTime());
+        if ((ExecTypes.PARTIALLY_FILLED == execType || ExecTypes.FILLED == execType) && !dropCopies.isEmpty())
+        {
+            copyFill(order);
+        }
         if (0 != order.pendingRequestNs && answersRequest(execType, report.reason()))
         {
             final long answeredNs = context.nanoClock().nanoTime();
@@ -698,6 +705,51 @@ final class OrderEntry implements EngineLink.ReportListener
         writeReport(order, execType, reason, execId, lastPrice, lastQuantity, transactTime);
         outbox.send(sessions[order.session()], EventDescriptor.EXECUTION_REPORT, event, 0,
             EventDescriptor.EXECUTION_REPORT_LENGTH, context.nanoClock().nanoTime());
+    }
+
+    /**
+     * The fill just written to the event buffer, to every drop-copy session whose user is entitled to the order's
+     * account (the owning session has it already). Journaled like any report, so a drop copy that is away gets its
+     * fills when it resumes.
+     */
+    private void copyFill(final GatewayOrder order)
+    {
+        final IntArrayList dropCopies = this.dropCopies;
+        final long nowNs = context.nanoClock().nanoTime();
+        for (int i = 0, size = dropCopies.size(); i < size; i++)
+        {
+            final Session session = sessions[dropCopies.getInt(i)];
+            if (session.index != order.session() && null != session.user && session.user.isEntitled(order.account) &&
+                (Session.CONNECTED == session.state || Session.DISCONNECTED == session.state))
+            {
+                outbox.send(session, EventDescriptor.EXECUTION_REPORT, event, 0,
+                    EventDescriptor.EXECUTION_REPORT_LENGTH, nowNs);
+                counters.increment(GatewayCounterDescriptor.DROP_COPIES);
+            }
+        }
+    }
+
+    /**
+     * A session is a drop copy from now on. Core thread.
+     *
+     * @param session the session.
+     */
+    void addDropCopy(final Session session)
+    {
+        if (!dropCopies.containsInt(session.index))
+        {
+            dropCopies.addInt(session.index);
+        }
+    }
+
+    /**
+     * A session is no (longer a) drop copy. Core thread.
+     *
+     * @param session the session.
+     */
+    void removeDropCopy(final Session session)
+    {
+        dropCopies.removeInt(session.index);
     }
 
     private void writeReport(final GatewayOrder order, final byte execType, final RejectReason reason,

@@ -58,6 +58,8 @@ final class Session
     /** When the session fell behind on recoverable events and began to be caught up from the journal, else 0. */
     long behindSinceNs;
     /** Its orders must be cancelled (ended, or disconnected with cancel-on-disconnect) and some cancels are unsent. */
+    /** A drop-copy session: it gets a copy of every fill of its user's accounts, whichever session traded. */
+    boolean dropCopy;
     boolean cancelPending;
     int pendingBooks;
     long conflatedUpdates;
@@ -104,6 +106,7 @@ final class Session
     void clear()
     {
         state = FREE;
+        dropCopy = false;
         tokenHigh = 0;
         tokenLow = 0;
         user = null;

@@ -567,6 +567,9 @@ public final class SessionCore implements Agent, AutoCloseable
                 case SessionJournal.SEQ_MARK_RECORD:
                     lifecycle.restoreSeqMark(session, buffer.getLong(offset + SessionJournal.SEQ_MARK_OFFSET));
                     break;
+                case SessionJournal.SESSION_FLAGS_RECORD:
+                    lifecycle.restoreFlags(session, buffer.getByte(offset + SessionJournal.FLAGS_OFFSET));
+                    break;
                 default:
                     lifecycle.restoreEvent(session, buffer.getLong(offset + EventDescriptor.SEQ_OFFSET), sequence);
                     if (EventDescriptor.EXECUTION_REPORT == flags)

@@ -49,6 +49,8 @@ import org.agrona.concurrent.EpochNanoClock;
  *   SEQ_MARK        0 int64 the number a restarted gateway numbers the session on from, at the least: written before
  *                   the session uses the first of every 1024 numbers, so it lies past any number used before the next
  *                   mark (market data and heartbeats take numbers too, and are not journaled)
+ *   SESSION_FLAGS   0 uint8 the session's logon flags ({@link CommandDescriptor#LOGON_DROP_COPY}), written when a
+ *                   logon sets or changes them
  * </pre>
  */
 final class SessionJournal implements AutoCloseable
@@ -59,6 +61,9 @@ final class SessionJournal implements AutoCloseable
     static final int ORDER_SENT_RECORD = 102;
     static final int INSTRUMENT_RECORD = 103;
     static final int SEQ_MARK_RECORD = 104;
+    static final int SESSION_FLAGS_RECORD = 105;
+    static final int FLAGS_OFFSET = 0;
+    static final int FLAGS_LENGTH = 1;
     static final int SEQ_MARK_OFFSET = 0;
     static final int SEQ_MARK_LENGTH = 8;
 

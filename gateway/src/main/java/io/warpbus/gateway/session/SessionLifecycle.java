@@ -141,6 +141,8 @@ final class SessionLifecycle
                 return;
             }
         }
+        dropCopy(session, CommandDescriptor.LOGON_DROP_COPY ==
+            (command.getByte(offset + CommandDescriptor.LOGON_FLAGS_OFFSET) & CommandDescriptor.LOGON_DROP_COPY));
         bind(session, connection, heartbeatMs, nowNs);
         final long resendTo = session.nextSeq - 1;
         accepted(session, resendFrom > resendTo ? 0 : resendFrom, resendFrom > resendTo ? 0 : resendTo,
@@ -717,8 +719,40 @@ final class SessionLifecycle
         session.resendNextSeq = newSeq;
     }
 
+    /**
+     * A logon says whether its session is a drop copy: journaled when that changes, so a restart knows.
+     */
+    private void dropCopy(final Session session, final boolean dropCopy)
+    {
+        if (session.dropCopy == dropCopy)
+        {
+            return;
+        }
+        record.putByte(SessionJournal.FLAGS_OFFSET, dropCopy ? CommandDescriptor.LOGON_DROP_COPY : 0);
+        journal.append(session.index, SessionJournal.SESSION_FLAGS_RECORD, record, 0, SessionJournal.FLAGS_LENGTH);
+        counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
+        restoreFlags(session, record.getByte(SessionJournal.FLAGS_OFFSET));
+    }
+
+    /**
+     * A session's flags, from a logon or the journal.
+     */
+    void restoreFlags(final Session session, final byte flags)
+    {
+        session.dropCopy = CommandDescriptor.LOGON_DROP_COPY == (flags & CommandDescriptor.LOGON_DROP_COPY);
+        if (session.dropCopy)
+        {
+            orders.addDropCopy(session);
+        }
+        else
+        {
+            orders.removeDropCopy(session);
+        }
+    }
+
     private void release(final Session session)
     {
+        orders.removeDropCopy(session);
         marketData.removeSession(session);
         byToken.remove(session.tokenHigh);
         session.clear();

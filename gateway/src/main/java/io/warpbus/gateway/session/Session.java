@@ -57,9 +57,9 @@ final class Session
     long conflatedSinceNs;
     /** When the session fell behind on recoverable events and began to be caught up from the journal, else 0. */
     long behindSinceNs;
-    /** Its orders must be cancelled (ended, or disconnected with cancel-on-disconnect) and some cancels are unsent. */
     /** A drop-copy session: it gets a copy of every fill of its user's accounts, whichever session traded. */
     boolean dropCopy;
+    /** Its orders must be cancelled (ended, or disconnected with cancel-on-disconnect) and some cancels are unsent. */
     boolean cancelPending;
     int pendingBooks;
     long conflatedUpdates;

@@ -40,6 +40,8 @@ public final class StatTool
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
+    /** {@code --alive}: the owner closed the file or its heartbeat is stale. */
+    static final int EXIT_NOT_ALIVE = 3;
     static final long DEFAULT_INTERVAL_MS = 1_000;
 
     /** Parsed command line. */
@@ -51,6 +53,7 @@ public final class StatTool
         boolean errors;
         Pattern filter;
         boolean help;
+        boolean alive;
     }
 
     private StatTool()
@@ -100,6 +103,12 @@ public final class StatTool
         CountersFile lastMapped = countersFile;
         try
         {
+            if (options.alive)
+            {
+                final String header = headerLine(countersFile, System.currentTimeMillis());
+                out.println(header);
+                return countersFile.isAlive(System.currentTimeMillis()) ? EXIT_OK : EXIT_NOT_ALIVE;
+            }
             if (options.errors)
             {
                 printErrors(countersFile, options.filter, out);
@@ -144,6 +153,9 @@ public final class StatTool
                 case "--errors":
                     options.errors = true;
                     break;
+                case "--alive":
+                    options.alive = true;
+                    break;
                 case "--filter":
                     final String regex = value(args, ++i, arg);
                     try
@@ -173,13 +185,16 @@ public final class StatTool
 
     static void usage(final PrintStream stream)
     {
-        stream.println("usage: warpbus stat --dir DIR [--count N] [--interval MS] [--errors] [--filter REGEX]");
+        stream.println("usage: warpbus stat --dir DIR [--count N] [--interval MS] [--errors] [--filter REGEX] " +
+            "[--alive]");
         stream.println("  --dir DIR       the bus's directory, holding " + CountersFile.FILENAME);
         stream.println("  --count N       print N snapshots, then exit; 0 (default): until Ctrl-C");
         stream.println("  --interval MS   time between snapshots, default " + DEFAULT_INTERVAL_MS);
         stream.println("  --errors        print the distinct error log, then exit");
         stream.println("  --filter REGEX  only counters whose label (with --errors: errors whose text) contains a " +
             "match");
+        stream.println("  --alive         print the owner's status line and exit 0 if it is alive, " + EXIT_NOT_ALIVE +
+            " if it closed the file or its heartbeat is stale (a health check)");
     }
 
     static String headerLine(final CountersFile countersFile, final long nowMs)

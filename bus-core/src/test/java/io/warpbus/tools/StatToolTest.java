@@ -178,6 +178,26 @@ class StatToolTest
     }
 
     @Test
+    void shouldExitZeroOnlyForALiveOwnerWithAlive()
+    {
+        try (CountersFile owner = CountersFile.create(dir, 32, 64 * 1024))
+        {
+            owner.heartbeat(System.currentTimeMillis());
+            assertEquals(0, run("--dir", dir.toString(), "--alive"));
+            assertHeader(out().strip(), ProcessHandle.current().pid(), "alive");
+            assertEquals(1, out().lines().count(), out());
+
+            outBytes.reset();
+            owner.heartbeat(System.currentTimeMillis() - 60_000);
+            assertEquals(StatTool.EXIT_NOT_ALIVE, run("--dir", dir.toString(), "--alive"));
+            assertHeader(out().strip(), ProcessHandle.current().pid(), "STALE: no heartbeat for 6");
+        }
+        outBytes.reset();
+        assertEquals(StatTool.EXIT_NOT_ALIVE, run("--dir", dir.toString(), "--alive"));
+        assertHeader(out().strip(), ProcessHandle.current().pid(), "closed by its owner");
+    }
+
+    @Test
     void shouldReportAnOwnerThatClosedTheFile()
     {
         CountersFile.create(dir, 32, 64 * 1024).close();

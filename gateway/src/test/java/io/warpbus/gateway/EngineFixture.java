@@ -137,6 +137,11 @@ final class EngineFixture implements AutoCloseable
         return service;
     }
 
+    Bus bus()
+    {
+        return bus;
+    }
+
     @Override
     public void close()
     {

@@ -157,7 +157,11 @@ class EndToEndTest
     private void assertMetricsServed() throws Exception
     {
         final EngineStats stats = new EngineStats(engine, System.nanoTime());
-        metrics = new MetricsServer(new java.net.InetSocketAddress("127.0.0.1", 0), engine, stats);
+        final boolean[] healthy = {true};
+        metrics = new MetricsServer(new java.net.InetSocketAddress("127.0.0.1", 0), engine, stats)
+            .busCounters(rig.engineBus.countersFile(), "engine")
+            .diskSpace(dir)
+            .health(() -> healthy[0]);
         stats.sample(System.nanoTime());
         final String base = "http://127.0.0.1:" + metrics.address().getPort();
         final HttpClient http = HttpClient.newHttpClient();
@@ -167,6 +171,13 @@ class EndToEndTest
         assertTrue(scrape.contains("warpbus_engine_match_latency_seconds{quantile=\"0.99\"}"), scrape);
         assertTrue(get(http, base + "/stats.json").contains("\"trades\":" + engine.counters().trades()));
         assertTrue(get(http, base + "/").contains("WarpBus matching engine"));
+        // The engine's bus counters and its journal's disk, under the names the gateway and the recorder use.
+        assertTrue(scrape.contains("warpbus_bus_messages_sent_total{bus=\"engine\"}"), scrape);
+        assertTrue(scrape.contains("warpbus_publication_position{"), scrape);
+        assertTrue(scrape.contains("disk_free_bytes{path="), scrape);
+        assertEquals(200, status(http, base + "/health"));
+        healthy[0] = false;
+        assertEquals(503, status(http, base + "/health"));
     }
 
     private String rejectReasons()
@@ -194,6 +205,13 @@ class EndToEndTest
             }
         }
         return true;
+    }
+
+    private static int status(final HttpClient http, final String url) throws Exception
+    {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+            .timeout(java.time.Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+            .statusCode();
     }
 
     private static String get(final HttpClient http, final String url) throws Exception

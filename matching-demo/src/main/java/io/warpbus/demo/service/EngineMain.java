@@ -160,7 +160,13 @@ public final class EngineMain
             {
                 final int colon = metricsAddress.lastIndexOf(':');
                 metrics = new MetricsServer(new InetSocketAddress(metricsAddress.substring(0, colon),
-                    Integer.parseInt(metricsAddress.substring(colon + 1))), service, stats);
+                    Integer.parseInt(metricsAddress.substring(colon + 1))), service, stats)
+                    .busCounters(bus.countersFile(), name)
+                    .health(() -> !runner.isClosed() && null != runner.thread() && runner.thread().isAlive());
+                if (!"off".equals(journal))
+                {
+                    metrics.diskSpace(Path.of(journal));
+                }
                 url = "http://" + metrics.address().getHostString() + ":" + metrics.address().getPort() + "/";
             }
             System.out.println("READY engine pid=" + ProcessHandle.current().pid() + " web=" + url + " metrics=" +

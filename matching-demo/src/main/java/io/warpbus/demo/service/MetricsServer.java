@@ -19,15 +19,22 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.system.DiskSpaceMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.warpbus.bus.status.CountersFile;
+import io.warpbus.metrics.BusCountersMeterBinder;
+import org.agrona.CloseHelper;
 
 /**
  * The engine's HTTP side, on its own thread: {@code /metrics} in the Prometheus text format (Micrometer meters that
@@ -39,6 +46,9 @@ public final class MetricsServer implements AutoCloseable
     private final HttpServer server;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final EngineStats stats;
+    private volatile BooleanSupplier healthy = () -> true;
+    private CountersFile busCounters;
+    private BusCountersMeterBinder busMeters;
 
     /**
      * Bind and start.
@@ -87,6 +97,12 @@ public final class MetricsServer implements AutoCloseable
             registry.scrape()));
         server.createContext("/stats.json", (exchange) -> respond(exchange, "application/json",
             EngineStats.json(stats.last())));
+        server.createContext("/health", (exchange) ->
+        {
+            final boolean up = healthy.getAsBoolean();
+            respond(exchange, up ? 200 : 503, "application/json", up ? "{\"status\":\"UP\"}" :
+                "{\"status\":\"DOWN\"}");
+        });
         server.createContext("/", (exchange) -> respond(exchange, "text/html; charset=utf-8", PAGE));
         server.setExecutor(Executors.newSingleThreadExecutor((runnable) ->
         {
@@ -117,10 +133,58 @@ public final class MetricsServer implements AutoCloseable
         return registry;
     }
 
+    /**
+     * Export the engine's bus counters too (subscriber lag, back pressure, slow-consumer drops, gaps, disconnects,
+     * the iWARP engine's counters), under the same names as every other WarpBus process ({@link
+     * BusCountersMeterBinder}), tagged {@code bus=NAME}; refreshed every second as streams come and go.
+     *
+     * @param busCountersFile the bus's counters file ({@code Bus.countersFile()}).
+     * @param busName         the {@code bus} tag.
+     * @return this.
+     */
+    public synchronized MetricsServer busCounters(final Path busCountersFile, final String busName)
+    {
+        if (null != busMeters)
+        {
+            throw new IllegalStateException("bus counters already exported");
+        }
+        busCounters = CountersFile.mapExisting(busCountersFile.getParent());
+        busMeters = new BusCountersMeterBinder(busCounters.countersReader(), Tags.of("bus", busName))
+            .refreshEvery(1_000);
+        busMeters.bindTo(registry);
+        return this;
+    }
+
+    /**
+     * Export the free and total space of the file system holding a directory (the journal's):
+     * {@code disk_free_bytes} and {@code disk_total_bytes} tagged {@code path}, as the gateway's do.
+     *
+     * @param directory the directory.
+     * @return this.
+     */
+    public MetricsServer diskSpace(final Path directory)
+    {
+        new DiskSpaceMetrics(directory.toFile()).bindTo(registry);
+        return this;
+    }
+
+    /**
+     * What {@code /health} answers: 200 {@code UP} while the supplier says so, 503 {@code DOWN} otherwise.
+     *
+     * @param healthy whether the engine is running (called on the HTTP thread).
+     * @return this.
+     */
+    public MetricsServer health(final BooleanSupplier healthy)
+    {
+        this.healthy = healthy;
+        return this;
+    }
+
     @Override
-    public void close()
+    public synchronized void close()
     {
         server.stop(0);
+        CloseHelper.quietCloseAll(busMeters, busCounters);
         registry.close();
     }
 
@@ -147,10 +211,16 @@ public final class MetricsServer implements AutoCloseable
     private static void respond(final HttpExchange exchange, final String contentType, final String body)
         throws IOException
     {
+        respond(exchange, 200, contentType, body);
+    }
+
+    private static void respond(final HttpExchange exchange, final int status, final String contentType,
+        final String body) throws IOException
+    {
         final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody())
         {
             out.write(bytes);

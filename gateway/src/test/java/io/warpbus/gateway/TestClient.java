@@ -21,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -278,8 +279,9 @@ final class TestClient implements AutoCloseable
 
     private String tail()
     {
-        final int size = received.size();
-        return received.subList(Math.max(0, size - 5), size).toString();
+        // A snapshot: a view of the live list would fail when a message arrives while it is printed.
+        final Object[] messages = received.toArray();
+        return Arrays.toString(Arrays.copyOfRange(messages, Math.max(0, messages.length - 5), messages.length));
     }
 
     private static void sleep()

@@ -82,6 +82,12 @@ class OperationsSampler implements AutoCloseable
     {
         this.registry = registry;
         this.metrics = metrics;
+        // The first sample's rates count from here, so that what happened before it is not lost to the view.
+        for (int i = 0; i < RATE_METERS.length; i++)
+        {
+            lastTotals[i] = total(registry, RATE_METERS[i]);
+        }
+        lastSampleMs = System.currentTimeMillis();
         if (intervalMs > 0)
         {
             this.executor = Executors.newSingleThreadScheduledExecutor((task) ->
@@ -136,12 +142,11 @@ class OperationsSampler implements AutoCloseable
         series[2][slot] = orders ? roundTrip.getMaxValue() / 1_000.0 : Double.NaN;
         series[3][slot] = orders ? processing.getValueAtPercentile(50) / 1_000.0 : Double.NaN;
         series[4][slot] = orders ? processing.getValueAtPercentile(99) / 1_000.0 : Double.NaN;
-        final double seconds = 0 == lastSampleMs ? Double.NaN : (nowMs - lastSampleMs) / 1_000.0;
+        final double seconds = Math.max(1, nowMs - lastSampleMs) / 1_000.0;
         for (int i = 0; i < RATE_METERS.length; i++)
         {
             final double total = total(registry, RATE_METERS[i]);
-            series[FIRST_RATE + i][slot] = Double.isNaN(seconds) ? Double.NaN :
-                Math.max(0, total - lastTotals[i]) / seconds;
+            series[FIRST_RATE + i][slot] = Math.max(0, total - lastTotals[i]) / seconds;
             lastTotals[i] = total;
         }
         lastSampleMs = nowMs;

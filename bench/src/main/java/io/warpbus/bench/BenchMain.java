@@ -74,6 +74,6 @@ public final class BenchMain
     {
         System.err.println("usage: warpbus bench rdma|bus [--quick] [--case REGEX]    warpbus bench journal [--quick]" +
             "    warpbus bench matching [--quick] [--rate COMMANDS_PER_S]    warpbus bench gateway [--quick] " +
-            "[--sessions N] [--ordering N] [--rate ORDERS_PER_S]");
+            "[--sessions N] [--ordering N] [--rate ORDERS_PER_S] [--protocol ws|fix]");
     }
 }

@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.gateway.FixTestClient;
 import io.warpbus.gateway.client.GatewayClient;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
@@ -44,16 +46,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import quickfix.Message;
+import quickfix.field.ClOrdID;
+import quickfix.field.OrdType;
+import quickfix.field.Side;
+import quickfix.field.TimeInForce;
+import quickfix.field.TransactTime;
+import quickfix.fix44.NewOrderSingle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The demo command itself, as a user runs it: a JVM running {@link DemoMain}, which starts the engine, the load
  * client, the market-data subscriber, the gateway and the gateway's load as JVMs of their own. A person logs on to
- * the gateway with the credentials the demo printed, using {@code ./warpbus client}, and trades; the run ends with a
+ * the gateway with the credentials the demo printed, using {@code ./warpbus client}, and trades, then logs on to the
+ * gateway's FIX port the demo printed with a real QuickFIX/J initiator and trades again; the run ends with a
  * summary that includes the gateway, a healthy verdict and exit code 0, leaving no process behind; a demo killed
  * with {@code kill -9} takes its children with it. Back-off idle strategies throughout, loopback only. The test lives
  * in the gateway module because only there does the class path hold both the demo and the gateway.
@@ -66,6 +77,8 @@ class DemoCommandTest
     private static final Pattern DEMO_USER = Pattern.compile("demo user\\s+demo / (\\S+) ");
     private static final Pattern GATEWAY = Pattern.compile("gateway\\s+(ws://\\S+)");
     private static final Pattern PAGE = Pattern.compile("gateway page\\s+(http://\\S+)");
+    private static final Pattern FIX = Pattern.compile("gateway FIX\\s+127\\.0\\.0\\.1:(\\d+)\\s+\\(FIX 4\\.4 order " +
+        "entry, SenderCompID (\\S+), TargetCompID (\\S+), log on as the demo user; docs/fix\\.md\\)");
 
     @TempDir
     Path dir;
@@ -108,6 +121,7 @@ class DemoCommandTest
         assertTrue(person.contains("book " + symbol + " (subscribed)"), "a book snapshot: " + person);
         assertTrue(Pattern.compile("(new|filled|partiallyFilled|cancelled) cli-").matcher(person).find(),
             "the market order was answered: " + person);
+        tradeOverFix(banner, user.group(1), symbol);
 
         if (!demo.waitFor(100, TimeUnit.SECONDS))
         {
@@ -138,6 +152,30 @@ class DemoCommandTest
         for (final long pid : pids(text))
         {
             assertTrue(ProcessHandle.of(pid).map((p) -> !p.isAlive()).orElse(true), "process " + pid + " left");
+        }
+    }
+
+    /**
+     * Log on to the FIX port the banner printed, as the demo user, and place a market order: the gateway answers it
+     * with an execution report that is not a reject.
+     */
+    private void tradeOverFix(final String banner, final String password, final String symbol)
+    {
+        final Matcher fix = FIX.matcher(banner);
+        assertTrue(fix.find(), "the FIX port in the banner:\n" + banner);
+        try (FixTestClient client = new FixTestClient(Integer.parseInt(fix.group(1)), fix.group(2), fix.group(3),
+            dir.resolve("fix"), "demo", password).start().awaitLogon())
+        {
+            final NewOrderSingle order = new NewOrderSingle(new ClOrdID("demo-fix-1"), new Side(Side.BUY),
+                new TransactTime(LocalDateTime.now()), new OrdType(OrdType.MARKET));
+            order.setString(1, "9001");
+            order.setString(55, symbol);
+            order.setString(38, "1");
+            order.set(new TimeInForce(TimeInForce.IMMEDIATE_OR_CANCEL));
+            client.send(order);
+            final Message report = client.await((message) -> FixTestClient.type("8").test(message) &&
+                "demo-fix-1".equals(FixTestClient.field(message, 11)), "an execution report of the FIX order");
+            assertNotEquals("8", FixTestClient.field(report, 150), "not rejected: " + report);
         }
     }
 

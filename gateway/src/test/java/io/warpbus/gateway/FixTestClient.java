@@ -39,9 +39,10 @@ import quickfix.field.Username;
 /**
  * A real QuickFIX/J initiator for the FIX tests: logs on over a loopback socket with a user name and password, keeps
  * every message it receives (session level included) in order, and waits for them with a deadline. Its store is a
- * file store in a directory of the test's, so that a test can stop and start it like a client process.
+ * file store in a directory of the test's, so that a test can stop and start it like a client process. Public for the
+ * demo's test, which logs on to the demo's gateway with it.
  */
-final class FixTestClient implements Application, AutoCloseable
+public final class FixTestClient implements Application, AutoCloseable
 {
     static final long TIMEOUT_MS = 20_000;
 
@@ -51,8 +52,8 @@ final class FixTestClient implements Application, AutoCloseable
     private volatile String userName;
     private volatile String password;
 
-    FixTestClient(final int port, final String senderCompId, final String targetCompId, final Path storeDirectory,
-        final String userName, final String password)
+    public FixTestClient(final int port, final String senderCompId, final String targetCompId,
+        final Path storeDirectory, final String userName, final String password)
     {
         this.userName = userName;
         this.password = password;
@@ -80,7 +81,7 @@ final class FixTestClient implements Application, AutoCloseable
         }
     }
 
-    FixTestClient start()
+    public FixTestClient start()
     {
         try
         {
@@ -110,7 +111,7 @@ final class FixTestClient implements Application, AutoCloseable
         return null != session && session.isLoggedOn();
     }
 
-    FixTestClient awaitLogon()
+    public FixTestClient awaitLogon()
     {
         Await.until(() -> "a FIX logon of " + sessionId + "; received " + received(), TIMEOUT_MS, () ->
         {
@@ -118,7 +119,7 @@ final class FixTestClient implements Application, AutoCloseable
         return this;
     }
 
-    void send(final Message message)
+    public void send(final Message message)
     {
         if (!session().send(message))
         {
@@ -150,7 +151,7 @@ final class FixTestClient implements Application, AutoCloseable
         return found[0];
     }
 
-    Message await(final Predicate<Message> match, final String what)
+    public Message await(final Predicate<Message> match, final String what)
     {
         return await(0, match, what);
     }
@@ -165,12 +166,12 @@ final class FixTestClient implements Application, AutoCloseable
         return received.size();
     }
 
-    static Predicate<Message> type(final String msgType)
+    public static Predicate<Message> type(final String msgType)
     {
         return (message) -> msgType.equals(msgType(message));
     }
 
-    static Predicate<Message> report(final String clOrdId, final char execType)
+    public static Predicate<Message> report(final String clOrdId, final char execType)
     {
         return (message) -> MsgType.EXECUTION_REPORT.equals(msgType(message)) &&
             clOrdId.equals(field(message, 11)) && String.valueOf(execType).equals(field(message, 150));
@@ -188,7 +189,7 @@ final class FixTestClient implements Application, AutoCloseable
         }
     }
 
-    static String field(final Message message, final int tag)
+    public static String field(final Message message, final int tag)
     {
         try
         {

@@ -54,7 +54,8 @@ import org.HdrHistogram.Histogram;
  *   gateway load --WebSocket--&gt; gateway
  * </pre>
  * It picks free ports on the host (127.0.0.1 unless {@code --host}), writes the gateway's credentials with a demo user
- * whose password is generated for the run, starts the processes, prints where to look (the gateway's WebSocket and
+ * whose password is generated for the run, starts the processes, prints where to look (the gateway's WebSocket, FIX
+ * acceptor (one order-entry session, {@value #FIX_SENDER_COMP_ID} to {@value #FIX_TARGET_COMP_ID}) and
  * operators' API, the demo user, metrics, data directory), then live stats every few seconds. After {@code --duration}
  * seconds, or at Ctrl-C, it stops the loads first, lets every command be answered, stops the rest, prints a summary
  * and judges the run: exit code 0 when healthy, 1 with the reasons when not (a process died, no trades, sequence
@@ -82,7 +83,7 @@ public final class DemoMain
     public static final String GATEWAY_CLASSPATH_PROPERTY = "warpbus.demo.gateway.classpath";
     private static final Set<String> OPTIONS = Set.of("duration", "dir", "rate", "instruments", "interval", "idle",
         "client-idle", "md-idle", "warmup", "seed", "host", "metrics-port", "gateway-port", "gateway-rate",
-        "gateway-sessions");
+        "gateway-sessions", "gateway-fix-port");
     private static final String GATEWAY_MAIN = "io.warpbus.gateway.demo.DemoGatewayMain";
     private static final String GATEWAY_LOAD_MAIN = "io.warpbus.gateway.demo.DemoGatewayLoadMain";
     private static final String CREDENTIALS_MAIN = "io.warpbus.gateway.security.CredentialsTool";
@@ -92,6 +93,14 @@ public final class DemoMain
     private static final int[] DEMO_ACCOUNTS = { 9001, 9002 };
     private static final int LOAD_ACCOUNT = 9003;
     private static final String DEMO_USER = "demo";
+    /**
+     * The SenderCompID of the demo's FIX order-entry session (the client's side).
+     */
+    public static final String FIX_SENDER_COMP_ID = "DEMO_OMS";
+    /**
+     * The gateway's CompID on the demo's FIX session, the client's TargetCompID.
+     */
+    public static final String FIX_TARGET_COMP_ID = "WARPBUS";
     private static final Pattern WEB = Pattern.compile(".* web=(\\S+) metrics=(\\S+) counters=(\\S+).*");
     private static final long READY_TIMEOUT_MS = 60_000;
     private static final String O2R_HISTOGRAM = "o2r_hist";
@@ -127,7 +136,7 @@ public final class DemoMain
             System.err.println("usage: warpbus demo [--duration SECONDS] [--dir DIR] [--rate COMMANDS_PER_S] " +
                 "[--instruments N] [--interval SECONDS] [--warmup SECONDS] [--idle spin|backoff|...] " +
                 "[--client-idle STRATEGY] [--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] " +
-                "[--gateway-port PORT] [--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
+                "[--gateway-port PORT] [--gateway-fix-port PORT] [--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -206,6 +215,8 @@ public final class DemoMain
         final int gatewayOrderPort = freePort(host);
         final long metricsPort = options.number("metrics-port", freePort(host), 0, 65535);
         final long gatewayPort = options.number("gateway-port", freePort(host), 0, 65535);
+        // Not 0: the banner prints the port a FIX client connects to.
+        final long fixPort = options.number("gateway-fix-port", freePort(host), 1, 65535);
         final String orders = "warp:iwarp?endpoint=" + host + ":" + orderPort + "|stream=1001|name=orders";
         final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=reports";
         final String marketData = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1003|name=md";
@@ -271,7 +282,11 @@ public final class DemoMain
             "--warpbus.gateway.channels.order-entry=" + gatewayOrders,
             "--warpbus.gateway.channels.execution-reports=" + gatewayReports,
             "--warpbus.gateway.channels.market-data=" + gatewayMarketData,
-            "--warpbus.gateway.channels.snapshots=" + gatewaySnapshots));
+            "--warpbus.gateway.channels.snapshots=" + gatewaySnapshots,
+            "--warpbus.gateway.fix.port=" + fixPort, "--warpbus.gateway.fix.address=" + host,
+            "--warpbus.gateway.fix.sessions[0].sender-comp-id=" + FIX_SENDER_COMP_ID,
+            "--warpbus.gateway.fix.sessions[0].target-comp-id=" + FIX_TARGET_COMP_ID,
+            "--warpbus.gateway.fix.sessions[0].type=order-entry"));
         if (!awaitReady(problems))
         {
             return finish(List.of(gateway, engine, md), problems, 0, null);
@@ -321,6 +336,8 @@ public final class DemoMain
         out.println("  gateway admin    " + gatewayAddresses.group(2) + "api/admin/sessions  (HTTP Basic as the demo " +
             "user)");
         out.println("  gateway metrics  " + gatewayAddresses.group(3));
+        out.println("  gateway FIX      " + host + ":" + fixPort + "  (FIX 4.4 order entry, SenderCompID " +
+            FIX_SENDER_COMP_ID + ", TargetCompID " + FIX_TARGET_COMP_ID + ", log on as the demo user; docs/fix.md)");
         out.println("  demo user        " + DEMO_USER + " / " + credentials.password() + "  (accounts " +
             DEMO_ACCOUNTS[0] + ", " + DEMO_ACCOUNTS[1] + "; trader and admin; generated for this run)");
         out.println("  try              WARPBUS_PASSWORD='" + credentials.password() + "' ./warpbus client --url " +

@@ -53,6 +53,7 @@ import io.warpbus.gateway.client.GatewayLoad;
 import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 import org.HdrHistogram.Histogram;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
 /**
  * The gateway under many sessions: a matching engine and a gateway, each a JVM of its own, and in this JVM a
@@ -63,15 +64,19 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * ./warpbus bench gateway [--quick] [--sessions N] [--ordering N] [--rate ORDERS_PER_S] [--instruments N]
  *                         [--engine-idle STRATEGY] [--gateway-idle STRATEGY] [--windows N] [--window-s S]
+ *                         [--protocol ws|fix]
  * </pre>
  * Writes {@code target/bench/gateway.json}: system {@code warpbus-gateway}, case {@code ws-sessions}, medians over
- * the windows. The three JVMs share the machine's cores; the output says how.
+ * the windows. The three JVMs share the machine's cores; the output says how. With {@code --protocol fix} the load
+ * is {@link FixLoad}'s QuickFIX/J sessions on the gateway's FIX acceptor instead (20 by default, every one trading,
+ * no market data), case {@code fix-sessions}, written to {@code target/bench/gateway-fix.json} in the same format.
  */
 public final class GatewayBench
 {
     private static final String SUITE = "gateway";
     private static final String SYSTEM = "warpbus-gateway";
     private static final String CASE = "ws-sessions";
+    private static final String FIX_CASE = "fix-sessions";
     private static final int USERS = 20;
     private static final int FIRST_ACCOUNT = 7001;
     /** Linux's USER_HZ, the unit of /proc/PID/stat's CPU times. */
@@ -83,6 +88,7 @@ public final class GatewayBench
     private final Path dir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<Process> processes = new ArrayList<>();
+    private String caseName = CASE;
 
     private GatewayBench(final Map<String, String> options, final boolean quick) throws IOException
     {
@@ -115,7 +121,7 @@ public final class GatewayBench
             {
                 System.err.println("unknown option '" + args[i] + "': usage: warpbus bench gateway [--quick] " +
                     "[--sessions N] [--ordering N] [--rate ORDERS_PER_S] [--instruments N] [--engine-idle S] " +
-                    "[--gateway-idle S] [--windows N] [--window-s S] [--server trading|web]");
+                    "[--gateway-idle S] [--windows N] [--window-s S] [--server trading|web] [--protocol ws|fix]");
                 System.exit(2);
             }
         }
@@ -138,7 +144,14 @@ public final class GatewayBench
     @SuppressWarnings("checkstyle:MethodLength")
     private void run() throws Exception
     {
-        final int sessions = (int)option("sessions", 2000);
+        final String protocol = options.getOrDefault("protocol", "ws");
+        if (!"ws".equals(protocol) && !"fix".equals(protocol))
+        {
+            throw new IllegalArgumentException("--protocol " + protocol + ": it is 'ws' or 'fix'");
+        }
+        final boolean fix = "fix".equals(protocol);
+        caseName = fix ? FIX_CASE : CASE;
+        final int sessions = (int)option("sessions", fix ? 20 : 2000);
         final int ordering = (int)option("ordering", 100);
         final long rate = option("rate", 1000);
         final int instrumentCount = (int)option("instruments", 10);
@@ -159,22 +172,37 @@ public final class GatewayBench
         final int gatewayOrderPort = freePort(host);
         final int httpPort = freePort(host);
         final int tradingPort = freePort(host);
+        final int fixPort = freePort(host);
         final String orders = "warp:iwarp?endpoint=" + host + ":" + gatewayOrderPort + "|stream=1011|name=orders";
         final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1012|name=reports";
         final String unused = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=unused";
         final String marketData = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1003|name=md";
         final String snapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1004|name=snapshots";
 
-        System.out.println("gateway suite" + (quick ? " (--quick)" : "") + ": " + sessions + " WebSocket sessions on " +
-            "loopback, each subscribed to one of " + instrumentCount + " instruments, " + ordering + " of them " +
-            "trading " + rate + " requests/s in all, through the gateway's " + ("trading".equals(server) ?
-            "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near " +
-            "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows +
-            " windows of " + windowS + " s after " + warmUpS + " s of warm-up");
-        System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
-            "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
-            "its trading server's thread" : "Tomcat's threads and its WebSocket sender") + "), and the " +
-            "load (this JVM: NIO WebSocket clients on 2 selector threads and a pacer)");
+        if (fix)
+        {
+            System.out.println("gateway suite, FIX" + (quick ? " (--quick)" : "") + ": " + sessions + " FIX 4.4 " +
+                "sessions (QuickFIX/J initiators) on loopback, every one trading, " + rate + " requests/s in all, " +
+                "round robin (limit orders that rest a few ticks from the reference price, one in ten crossing " +
+                "IOC, cancels of the oldest of 5 resting orders); medians over " + windows + " windows of " +
+                windowS + " s after " + warmUpS + " s of warm-up");
+            System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), " +
+                "the gateway (JVM, session core idle " + gatewayIdle + ", QuickFIX/J's thread per session and " +
+                "its FIX sender), and the load (this JVM: one QuickFIX/J initiator thread and a pacer)");
+        }
+        else
+        {
+            System.out.println("gateway suite" + (quick ? " (--quick)" : "") + ": " + sessions + " WebSocket " +
+                "sessions on loopback, each subscribed to one of " + instrumentCount + " instruments, " + ordering +
+                " of them trading " + rate + " requests/s in all, through the gateway's " + ("trading".equals(server) ?
+                "own trading server" : "web server's /ws endpoint") + " (--server trading|web) (new orders near " +
+                "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows +
+                " windows of " + windowS + " s after " + warmUpS + " s of warm-up");
+            System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
+                "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
+                "its trading server's thread" : "Tomcat's threads and its WebSocket sender") + "), and the " +
+                "load (this JVM: NIO WebSocket clients on 2 selector threads and a pacer)");
+        }
         System.out.println(BenchReport.conditions());
         System.out.println();
 
@@ -192,9 +220,10 @@ public final class GatewayBench
         final Process engine = start(EngineMain.class.getName(), List.of("-Xmx512m"), engineArgs);
         awaitLine(engine, "READY engine", 60);
 
-        final List<GatewayLoad.Login> logins = writeCredentials(dir.resolve("credentials.json"));
-        final Process gateway = start(GatewayApplication.class.getName(), List.of("-Xmx1g",
-            "-XX:MaxDirectMemorySize=512m"), List.of(
+        final String fixPassword = Base64.getUrlEncoder().withoutPadding().encodeToString(
+            new SecureRandom().generateSeed(12));
+        final List<GatewayLoad.Login> logins = writeCredentials(dir.resolve("credentials.json"), fixPassword);
+        final List<String> gatewayArgs = new ArrayList<>(List.of(
             "--server.address=" + host, "--server.port=" + httpPort,
             "--warpbus.gateway.trading.address=" + host, "--warpbus.gateway.trading.port=" + tradingPort,
             "--spring.main.banner-mode=off", "--logging.level.root=WARN",
@@ -209,6 +238,17 @@ public final class GatewayBench
             "--warpbus.gateway.channels.execution-reports=" + reports,
             "--warpbus.gateway.channels.market-data=" + marketData,
             "--warpbus.gateway.channels.snapshots=" + snapshots));
+        if (fix)
+        {
+            gatewayArgs.addAll(List.of("--warpbus.gateway.fix.port=" + fixPort, "--warpbus.gateway.fix.address=" +
+                host));
+            for (int i = 0; i < sessions; i++)
+            {
+                gatewayArgs.add("--warpbus.gateway.fix.sessions[" + i + "].sender-comp-id=" + FixLoad.compId(i));
+            }
+        }
+        final Process gateway = start(GatewayApplication.class.getName(), List.of("-Xmx1g",
+            "-XX:MaxDirectMemorySize=512m"), gatewayArgs);
         final URI metricsUri = URI.create("http://" + host + ":" + httpPort + "/actuator/prometheus");
         awaitGateway(gateway, URI.create("http://" + host + ":" + httpPort + "/actuator/health/readiness"));
 
@@ -222,6 +262,24 @@ public final class GatewayBench
         }
         final long connectStartNs = System.nanoTime();
         final BenchReport report = new BenchReport(SUITE, SYSTEM);
+        if (fix)
+        {
+            final List<FixLoad.Login> fixLogins = new ArrayList<>();
+            for (final GatewayLoad.Login login : logins)
+            {
+                fixLogins.add(new FixLoad.Login("bench-" + (login.account() - FIRST_ACCOUNT), fixPassword,
+                    login.account()));
+            }
+            try (FixLoad load = new FixLoad(host, fixPort, fixLogins, sessions, rate, List.of(instruments)))
+            {
+                load.start(60_000);
+                System.out.printf(Locale.ROOT, "%,d FIX sessions logged on in %.1f s%n",
+                    load.snapshot().sessionsLoggedOn(), (System.nanoTime() - connectStartNs) / 1e9);
+                measureFix(report, load, metricsUri, gateway.pid(), warmUpS, windows, windowS);
+            }
+            finish(report, "gateway-fix.json");
+            return;
+        }
         final URI wsUri = URI.create("ws://" + host + ":" + ("trading".equals(server) ? tradingPort : httpPort) +
             "/ws");
         try (GatewayLoad load = new GatewayLoad(new GatewayLoad.Settings(wsUri, logins, sessions, ordering, rate,
@@ -266,7 +324,7 @@ public final class GatewayBench
                 record(report, "closed_sessions", after.unexpectedCloses(), "sessions");
                 System.out.printf(Locale.ROOT, "window %d: %,d sessions, %,.0f md msgs/s, %,.0f requests/s, round " +
                     "trip p50/p99 %,.0f/%,.0f us, gateway heap %.0f MB, gateway CPU %.0f%%%n", window + 1,
-                    after.sessionsLoggedOn(), report.median(CASE, SYSTEM, "md_msgs_per_s"),
+                    after.sessionsLoggedOn(), report.median(caseName, SYSTEM, "md_msgs_per_s"),
                     (after.requestsSent() - before.requestsSent()) / seconds, percentile(rtt, 50) / 1e3,
                     percentile(rtt, 99) / 1e3, sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6,
                     100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds);
@@ -280,17 +338,77 @@ public final class GatewayBench
                 System.out.println("warning: not every request was answered within 10 s of the end");
             }
         }
+        finish(report, "gateway.json");
+    }
+
+    private static void finish(final BenchReport report, final String file) throws IOException
+    {
         System.out.println();
         report.printTable(System.out);
-        final Path json = BenchReport.output("gateway.json");
+        final Path json = BenchReport.output(file);
         report.writeJson(json);
         System.out.println();
         System.out.println("wrote " + json.toAbsolutePath());
     }
 
-    private static void record(final BenchReport report, final String metric, final double value, final String unit)
+    /**
+     * The FIX case's windows: the same metrics as the WebSocket case's, but market data (FIX sessions here do not
+     * subscribe).
+     */
+    private void measureFix(final BenchReport report, final FixLoad load, final URI metricsUri, final long gatewayPid,
+        final long warmUpS, final int windows, final long windowS) throws Exception
     {
-        report.add(CASE, SYSTEM, metric, value, unit);
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmUpS));
+        FixLoad.Snapshot before = load.snapshot();
+        Map<String, Double> metricsBefore = scrape(metricsUri);
+        long cpuBefore = cpuTicks(gatewayPid);
+        long startNs = System.nanoTime();
+        for (int window = 0; window < windows; window++)
+        {
+            Thread.sleep(TimeUnit.SECONDS.toMillis(windowS));
+            final FixLoad.Snapshot after = load.snapshot();
+            final Map<String, Double> metricsAfter = scrape(metricsUri);
+            final long cpuAfter = cpuTicks(gatewayPid);
+            final long endNs = System.nanoTime();
+            final double seconds = (endNs - startNs) / 1e9;
+            final Histogram rtt = after.roundTrips();
+            record(report, "sessions_held", after.sessionsLoggedOn(), "sessions");
+            record(report, "orders_per_s", (after.requestsSent() - before.requestsSent()) / seconds, "reqs/s");
+            record(report, "order_rtt_p50_ns", percentile(rtt, 50), "ns");
+            record(report, "order_rtt_p99_ns", percentile(rtt, 99), "ns");
+            record(report, "order_rtt_p999_ns", percentile(rtt, 99.9), "ns");
+            record(report, "gw_in_out_p50_ns", delta(metricsBefore, metricsAfter,
+                "warpbus_gateway_order_round_trip_seconds", 0.5) * 1e9, "ns");
+            record(report, "gw_in_out_p99_ns", delta(metricsBefore, metricsAfter,
+                "warpbus_gateway_order_round_trip_seconds", 0.99) * 1e9, "ns");
+            record(report, "gw_own_p50_ns", delta(metricsBefore, metricsAfter,
+                "warpbus_gateway_order_processing_seconds", 0.5) * 1e9, "ns");
+            record(report, "gw_own_p99_ns", delta(metricsBefore, metricsAfter,
+                "warpbus_gateway_order_processing_seconds", 0.99) * 1e9, "ns");
+            record(report, "heap_mb", sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6, "MB");
+            record(report, "gw_cpu_pct", 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds, "% of a core");
+            record(report, "rejects", after.rejects() - before.rejects(), "requests");
+            record(report, "closed_sessions", after.logouts(), "sessions");
+            System.out.printf(Locale.ROOT, "window %d: %,d FIX sessions, %,.0f requests/s, round trip " +
+                "p50/p99/p99.9 %,.0f/%,.0f/%,.0f us (%,d answers), gateway CPU %.0f%%%n", window + 1,
+                after.sessionsLoggedOn(), (after.requestsSent() - before.requestsSent()) / seconds,
+                percentile(rtt, 50) / 1e3, percentile(rtt, 99) / 1e3, percentile(rtt, 99.9) / 1e3,
+                rtt.getTotalCount(), 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds);
+            before = after;
+            metricsBefore = metricsAfter;
+            cpuBefore = cpuAfter;
+            startNs = endNs;
+        }
+        if (!load.stopOrdering(10_000))
+        {
+            System.out.println("warning: not every FIX request was answered within 10 s of the end");
+        }
+        System.out.println("FIX rejects by reason: " + load.rejectReasons());
+    }
+
+    private void record(final BenchReport report, final String metric, final double value, final String unit)
+    {
+        report.add(caseName, SYSTEM, metric, value, unit);
     }
 
     private static double percentile(final Histogram histogram, final double percentile)
@@ -386,8 +504,10 @@ public final class GatewayBench
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
-    private List<GatewayLoad.Login> writeCredentials(final Path file) throws IOException
+    private List<GatewayLoad.Login> writeCredentials(final Path file, final String password) throws IOException
     {
+        // Cost 4: the FIX sessions log on with it at the start, and the gateway checks each; not a measured path.
+        final String hash = "{bcrypt}" + new BCryptPasswordEncoder(4).encode(password);
         final SecureRandom random = new SecureRandom();
         final List<GatewayLoad.Login> logins = new ArrayList<>();
         final StringBuilder json = new StringBuilder("{\"users\":[");
@@ -397,7 +517,8 @@ public final class GatewayBench
             random.nextBytes(secret);
             final String key = String.format(Locale.ROOT, "AK-BENCH-%04d", i);
             final long account = FIRST_ACCOUNT + i;
-            json.append(i > 0 ? "," : "").append("{\"name\":\"bench-").append(i).append("\",\"accounts\":[")
+            json.append(i > 0 ? "," : "").append("{\"name\":\"bench-").append(i).append("\",\"password\":\"")
+                .append(hash).append("\",\"accounts\":[")
                 .append(account).append("],\"ordersPerSecond\":100000,\"orderBurst\":100000,\"apiKeys\":[{\"id\":\"")
                 .append(key).append("\",\"secret\":\"").append(Base64.getEncoder().encodeToString(secret))
                 .append("\"}]}");

@@ -15,17 +15,22 @@
  */
 package io.warpbus.deploy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -42,6 +47,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -52,6 +58,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -59,20 +68,26 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * ops/k8s against the Kubernetes API: every document read into its typed model (fabric8's, generated from the
- * API's OpenAPI schema) with no field the schema does not have, then checked as a whole: selectors that select,
- * probes on ports the container has, Services on ports their pods name, references to ConfigMaps, Secrets, volumes
- * and claims that exist, whole-core CPU with requests equal to limits, non-root pods, named iWARP ports, and the
- * kustomization listing every file.
+ * ops/k8s against the Kubernetes API, the base and every overlay in ops/k8s/overlays: each kustomization rendered
+ * here (Kustomize, without kubectl), every document read into its typed model (fabric8's, generated from the API's
+ * OpenAPI schema) with no field the schema does not have, then checked as a whole: selectors that select, probes on
+ * ports the container has, Services on ports their pods name, references to ConfigMaps, Secrets, volumes, claims and
+ * environment variables that exist, whole-core CPU with requests equal to limits and heaps that fit, non-root pods,
+ * named iWARP ports, the engine routing to exactly the gateways there are, and the base's kustomization listing
+ * every file. Broken overlays (a misspelt field, a patch on what does not exist) must fail.
  */
 @Timeout(60)
 class KubernetesManifestsTest
 {
-    private static final Path DIR = Path.of("ops/k8s");
+    private static final Path K8S = Path.of("ops/k8s");
+    private static final Path BASE = K8S.resolve("base");
+    private static final String DEV = "ops/k8s/overlays/dev";
+    private static final String PRODUCTION = "ops/k8s/overlays/production";
     private static final JsonMapper MAPPER = JsonMapper.builder()
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
@@ -84,68 +99,145 @@ class KubernetesManifestsTest
         "apps/v1/Deployment", Deployment.class,
         "apps/v1/StatefulSet", StatefulSet.class,
         "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class);
+    private static final Pattern GATEWAY = Pattern.compile("warpbus-gateway-[0-9]+");
+    private static final Pattern IMAGE = Pattern.compile("([a-z0-9.-]+(:[0-9]+)?/)?warpbus/([a-z]+):[0-9][-.0-9a-z]*");
+    private static final Pattern HEAP = Pattern.compile("-Xmx([0-9]+)([kKmMgG])");
+    private static final String STATIC_CPUS = "warpbus.io/cpu-manager-policy";
 
-    private static final List<HasMetadata> RESOURCES = new ArrayList<>();
+    private static final Map<String, Rendering> RENDERINGS = new TreeMap<>();
 
     @BeforeAll
-    static void readEveryDocument()
+    static void renderEveryKustomization()
     {
-        RESOURCES.clear();
-        for (final Path file : manifestFiles())
+        RENDERINGS.clear();
+        for (final String dir : kustomizations())
         {
-            RESOURCES.addAll(read(file, DeployFiles.yamlDocuments(file)));
+            RENDERINGS.put(dir, render(DeployFiles.root().resolve(dir), dir));
         }
     }
 
-    @Test
-    void shouldReadEveryDocumentIntoTheKubernetesModelWithNoUnknownField()
+    /**
+     * ops/k8s, its base and every overlay: what an operator may apply with kubectl apply -k.
+     */
+    static List<String> kustomizations()
     {
-        assertTrue(RESOURCES.size() >= 20, "documents: " + RESOURCES.size());
-        for (final HasMetadata resource : RESOURCES)
+        final List<String> dirs = new ArrayList<>(List.of(K8S.toString(), BASE.toString()));
+        final Path overlays = DeployFiles.root().resolve(K8S).resolve("overlays");
+        try (var list = Files.list(overlays))
+        {
+            list.filter((d) -> Files.isRegularFile(d.resolve("kustomization.yaml"))).sorted()
+                .forEach((d) -> dirs.add(K8S.resolve("overlays").resolve(d.getFileName()).toString()));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list " + overlays, ex);
+        }
+        return dirs;
+    }
+
+    private static Rendering render(final Path dir, final String name)
+    {
+        return new Rendering(name, read(Path.of(name), Kustomize.render(dir)));
+    }
+
+    private static Rendering rendering(final String name)
+    {
+        final Rendering rendering = RENDERINGS.get(name);
+        assertNotNull(rendering, "not rendered: " + name);
+        return rendering;
+    }
+
+    @Test
+    void shouldRenderTheBaseAndBothOverlays()
+    {
+        assertTrue(RENDERINGS.keySet().containsAll(List.of("ops/k8s", "ops/k8s/base", DEV, PRODUCTION)),
+            RENDERINGS.keySet().toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldReadEveryDocumentIntoTheKubernetesModelWithNoUnknownField(final String name)
+    {
+        final Rendering rendering = rendering(name);
+        assertTrue(rendering.resources().size() >= 15, name + ": documents: " + rendering.resources().size());
+        for (final HasMetadata resource : rendering.resources())
         {
             assertNotNull(resource.getMetadata().getName(), resource.toString());
             assertTrue(resource.getMetadata().getName().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?"),
                 resource.getMetadata().getName());
+            if (!(resource instanceof Namespace))
+            {
+                assertEquals("warpbus", resource.getMetadata().getNamespace(), name + ": " +
+                    resource.getMetadata().getName());
+            }
         }
-        // The check itself: a misspelt field is caught.
+    }
+
+    @Test
+    void shouldCatchAFieldTheSchemaDoesNotHave()
+    {
         final JsonNode misspelt = DeployFiles.YAML.readTree("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n" +
             "spec:\n  selectr:\n    app: x\n");
-        final AssertionError error = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+        final AssertionError error = assertThrows(AssertionError.class,
             () -> read(Path.of("misspelt.yaml"), List.of(misspelt)));
         assertTrue(error.getMessage().contains("selectr"), error.getMessage());
     }
 
-    @Test
-    void shouldHaveTheServicesTheDeploymentNeeds()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldHaveTheServicesTheDeploymentNeeds(final String name)
     {
-        final StatefulSet engine = one(StatefulSet.class, "warpbus-engine");
+        final Rendering rendering = rendering(name);
+        final StatefulSet engine = rendering.one(StatefulSet.class, "warpbus-engine");
         assertEquals(1, engine.getSpec().getReplicas());
         assertEquals("journal", engine.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName());
         assertEquals("ReadWriteOnce", engine.getSpec().getVolumeClaimTemplates().get(0).getSpec().getAccessModes()
             .get(0));
-        assertTrue(mounts(engine.getSpec().getTemplate().getSpec().getContainers().get(0), "journal")
-            .equals("/var/lib/warpbus/journal"));
-        for (final String gateway : List.of("warpbus-gateway-1", "warpbus-gateway-2"))
+        assertEquals("/var/lib/warpbus/journal",
+            mounts(engine.getSpec().getTemplate().getSpec().getContainers().get(0), "journal"));
+        final Set<String> gateways = gateways(rendering);
+        assertFalse(gateways.isEmpty(), name + ": no gateway");
+        for (final String gateway : gateways)
         {
-            final Deployment deployment = one(Deployment.class, gateway);
+            final Deployment deployment = rendering.one(Deployment.class, gateway);
             assertEquals("Recreate", deployment.getSpec().getStrategy().getType(), gateway + ": one journal writer");
-            one(Service.class, gateway);
+            rendering.one(Service.class, gateway);
+            rendering.one(ConfigMap.class, gateway);
+            rendering.one(PersistentVolumeClaim.class, gateway + "-journal");
         }
-        one(Service.class, "warpbus-gateway");
-        one(StatefulSet.class, "warpbus-recorder");
-        one(Secret.class, "warpbus-gateway-credentials");
-        assertEquals(3, all(PodDisruptionBudget.class).size());
-        assertTrue(all(ConfigMap.class).size() >= 3);
+        // The engine routes orders from exactly the gateways there are: one it does not know would trade nothing,
+        // one that is gone would be reconnected to for ever.
+        final List<String> arguments = rendering.arguments(engine.getSpec().getTemplate().getSpec().getContainers()
+            .get(0));
+        final Set<String> routed = new TreeSet<>();
+        for (int i = 0; i < arguments.size() - 1; i++)
+        {
+            if ("--route".equals(arguments.get(i)))
+            {
+                final Matcher endpoint = Pattern.compile("endpoint=(warpbus-gateway-[0-9]+):").matcher(
+                    arguments.get(i + 1));
+                assertTrue(endpoint.find(), name + ": route " + arguments.get(i + 1) + " names no gateway Service");
+                routed.add(endpoint.group(1));
+            }
+        }
+        assertEquals(gateways, routed, name + ": the engine's routes");
+        rendering.one(Service.class, "warpbus-gateway");
+        rendering.one(StatefulSet.class, "warpbus-recorder");
+        rendering.one(Secret.class, "warpbus-gateway-credentials");
+        assertEquals(3, rendering.all(PodDisruptionBudget.class).size());
+        assertTrue(rendering.all(ConfigMap.class).size() >= 3);
     }
 
-    @Test
-    void shouldSelectTheirOwnPodsAndProbeAndServePortsThePodsHave()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldSelectTheirOwnPodsAndProbeAndServePortsThePodsHave(final String name)
     {
-        final Map<String, PodTemplateSpec> templates = templates();
+        final Rendering rendering = rendering(name);
+        final Map<String, PodTemplateSpec> templates = rendering.templates();
         for (final Map.Entry<String, PodTemplateSpec> entry : templates.entrySet())
         {
             final PodTemplateSpec template = entry.getValue();
-            final Map<String, String> selector = selectorOf(entry.getKey());
+            final Map<String, String> selector = rendering.selectorOf(entry.getKey());
             assertTrue(template.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()),
                 entry.getKey() + ": selector " + selector + " does not match its pods' labels");
             final PodSpec pod = template.getSpec();
@@ -180,7 +272,7 @@ class KubernetesManifestsTest
                     ": no liveness probe");
             }
         }
-        for (final Service service : all(Service.class))
+        for (final Service service : rendering.all(Service.class))
         {
             final Map<String, String> selector = service.getSpec().getSelector();
             final List<PodTemplateSpec> selected = templates.values().stream()
@@ -199,28 +291,30 @@ class KubernetesManifestsTest
                 }
             }
         }
-        for (final PodDisruptionBudget budget : all(PodDisruptionBudget.class))
+        for (final PodDisruptionBudget budget : rendering.all(PodDisruptionBudget.class))
         {
             final Map<String, String> selector = budget.getSpec().getSelector().getMatchLabels();
             assertTrue(templates.values().stream().anyMatch((t) -> t.getMetadata().getLabels().entrySet()
                 .containsAll(selector.entrySet())), "PodDisruptionBudget " + budget.getMetadata().getName() +
                 " selects no pod");
         }
-        for (final StatefulSet set : all(StatefulSet.class))
+        for (final StatefulSet set : rendering.all(StatefulSet.class))
         {
-            final Service governing = one(Service.class, set.getSpec().getServiceName());
+            final Service governing = rendering.one(Service.class, set.getSpec().getServiceName());
             assertEquals("None", governing.getSpec().getClusterIP(), set.getMetadata().getName() +
                 ": its governing Service must be headless");
         }
     }
 
-    @Test
-    void shouldReferOnlyToVolumesConfigMapsSecretsAndClaimsThatExist()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldReferOnlyToVolumesConfigMapsSecretsAndClaimsThatExist(final String name)
     {
-        final Set<String> configMaps = names(ConfigMap.class);
-        final Set<String> secrets = names(Secret.class);
-        final Set<String> claims = names(PersistentVolumeClaim.class);
-        for (final Map.Entry<String, PodTemplateSpec> entry : templates().entrySet())
+        final Rendering rendering = rendering(name);
+        final Set<String> configMaps = rendering.names(ConfigMap.class);
+        final Set<String> secrets = rendering.names(Secret.class);
+        final Set<String> claims = rendering.names(PersistentVolumeClaim.class);
+        for (final Map.Entry<String, PodTemplateSpec> entry : rendering.templates().entrySet())
         {
             final PodSpec pod = entry.getValue().getSpec();
             final Set<String> volumes = new TreeSet<>();
@@ -243,7 +337,7 @@ class KubernetesManifestsTest
                         ": " + volume.getPersistentVolumeClaim().getClaimName());
                 }
             }
-            final StatefulSet set = find(StatefulSet.class, entry.getKey());
+            final StatefulSet set = rendering.find(StatefulSet.class, entry.getKey());
             if (null != set)
             {
                 set.getSpec().getVolumeClaimTemplates().forEach((c) -> volumes.add(c.getMetadata().getName()));
@@ -264,10 +358,12 @@ class KubernetesManifestsTest
         }
     }
 
-    @Test
-    void shouldGiveBusyPollingContainersWholeCoresWithRequestsEqualToLimits()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldGiveBusyPollingContainersWholeCoresWithRequestsEqualToLimits(final String name)
     {
-        for (final Map.Entry<String, PodTemplateSpec> entry : templates().entrySet())
+        final Rendering rendering = rendering(name);
+        for (final Map.Entry<String, PodTemplateSpec> entry : rendering.templates().entrySet())
         {
             final PodSpec pod = entry.getValue().getSpec();
             for (final Container container : containers(pod))
@@ -283,6 +379,27 @@ class KubernetesManifestsTest
                         " requests != limits (the pod would not be Guaranteed)");
                 }
             }
+            for (final Container container : containers(pod))
+            {
+                // The JVM's heap below the container's memory limit, with room for metaspace, threads and the
+                // counters' memory volume; a heap at the limit is an OOM kill waiting for a full heap.
+                final String options = rendering.environment(container).get("JAVA_OPTS");
+                final Matcher heap = HEAP.matcher(null == options ? "" : options);
+                if (heap.find())
+                {
+                    final long heapBytes = Long.parseLong(heap.group(1)) << switch (heap.group(2).toLowerCase())
+                    {
+                        case "k" -> 10;
+                        case "m" -> 20;
+                        default -> 30;
+                    };
+                    final BigDecimal limit = Quantity.getAmountInBytes(container.getResources().getLimits()
+                        .get("memory"));
+                    assertTrue(BigDecimal.valueOf(heapBytes).compareTo(limit) < 0, name + ": " + entry.getKey() +
+                        "/" + container.getName() + ": heap " + heap.group() + " does not fit the memory limit " +
+                        limit);
+                }
+            }
             // The service's own container (the first) busy-polls or may: whole cores, for the static CPU manager.
             final Container main = pod.getContainers().get(0);
             final BigDecimal cpus = Quantity.getAmountInBytes(main.getResources().getLimits().get("cpu"));
@@ -291,10 +408,12 @@ class KubernetesManifestsTest
         }
     }
 
-    @Test
-    void shouldRunAsNonRootAndNameTheIwarpPorts()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldRunAsNonRootAndNameTheIwarpPorts(final String name)
     {
-        for (final Map.Entry<String, PodTemplateSpec> entry : templates().entrySet())
+        final Rendering rendering = rendering(name);
+        for (final Map.Entry<String, PodTemplateSpec> entry : rendering.templates().entrySet())
         {
             final PodSpec pod = entry.getValue().getSpec();
             assertTrue(Boolean.TRUE.equals(pod.getSecurityContext().getRunAsNonRoot()), entry.getKey());
@@ -302,9 +421,9 @@ class KubernetesManifestsTest
             for (final Container container : containers(pod))
             {
                 assertFalse(container.getSecurityContext().getAllowPrivilegeEscalation(), entry.getKey());
-                assertTrue(container.getImage().matches("warpbus/[a-z]+:[0-9][-.0-9a-z]*"), container.getImage());
-                final String image = container.getImage().substring("warpbus/".length(),
-                    container.getImage().indexOf(':'));
+                final Matcher matcher = IMAGE.matcher(container.getImage());
+                assertTrue(matcher.matches(), name + ": image " + container.getImage() + " is not " + IMAGE);
+                final String image = matcher.group(3);
                 final Set<Integer> exposed = DockerfileTest.exposed(DockerfileTest.dockerfile(image));
                 for (final ContainerPort port : container.getPorts())
                 {
@@ -318,41 +437,192 @@ class KubernetesManifestsTest
         }
     }
 
-    @Test
-    void shouldListEveryManifestInTheKustomization()
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldDefineEveryVariableTheArgumentsUse(final String name)
     {
-        final JsonNode kustomization = DeployFiles.yaml(DeployFiles.root().resolve(DIR).resolve("kustomization.yaml"));
+        assertEquals(List.of(), rendering(name).undefinedVariables(), name);
+    }
+
+    @Test
+    void shouldListEveryManifestInTheBaseKustomization()
+    {
+        final JsonNode kustomization = DeployFiles.yaml(DeployFiles.root().resolve(BASE).resolve(
+            "kustomization.yaml"));
         final Set<String> listed = new TreeSet<>();
         kustomization.path("resources").forEach((r) -> listed.add(r.asString()));
         final Set<String> files = new TreeSet<>();
         manifestFiles().forEach((f) -> files.add(f.getFileName().toString()));
         assertEquals(files, listed);
         assertEquals("warpbus", kustomization.path("namespace").asString());
+        assertEquals(rendering(BASE.toString()).resources().size(), rendering(K8S.toString()).resources().size());
     }
 
     @Test
-    void shouldRenderWithKustomizeWhereKubectlIsInstalled()
+    void shouldRenderTheDevOverlayWithOneSmallGateway()
     {
-        Assumptions.assumeTrue(null != RequiredTools.find("kubectl"),
-            "kubectl is not installed (not a CI prerequisite): the kustomization is checked by listing above");
-        final DeployFiles.Result result = DeployFiles.run(List.of(RequiredTools.find("kubectl"), "kustomize",
-            DIR.toString()), Map.of(), List.of(), 60);
-        assertEquals(0, result.exitCode(), result.output());
-        final List<HasMetadata> rendered = read(Path.of("kubectl kustomize"), DeployFiles.YAML.readerFor(
-            JsonNode.class).<JsonNode>readValues(result.output()).readAll());
-        assertEquals(RESOURCES.size(), rendered.size());
-        for (final HasMetadata resource : rendered)
+        final Rendering base = rendering(BASE.toString());
+        final Rendering dev = rendering(DEV);
+        assertEquals(Set.of("warpbus-gateway-1"), gateways(dev));
+        assertEquals("backoff", dev.one(ConfigMap.class, "warpbus-engine").getData().get("IDLE"),
+            "the engine shares cores in dev: it must not spin");
+        int smaller = 0;
+        for (final Map.Entry<String, PodTemplateSpec> entry : dev.templates().entrySet())
         {
-            if (!(resource instanceof Namespace))
+            final PodSpec basePod = base.templates().get(entry.getKey()).getSpec();
+            for (final Container container : containers(entry.getValue().getSpec()))
             {
-                assertEquals("warpbus", resource.getMetadata().getNamespace(), resource.getMetadata().getName());
+                final Container baseContainer = containers(basePod).stream()
+                    .filter((c) -> c.getName().equals(container.getName())).findFirst().orElseThrow();
+                for (final String resource : List.of("cpu", "memory"))
+                {
+                    final int order = Quantity.getAmountInBytes(container.getResources().getLimits().get(resource))
+                        .compareTo(Quantity.getAmountInBytes(baseContainer.getResources().getLimits().get(resource)));
+                    assertTrue(order <= 0, entry.getKey() + "/" + container.getName() + ": more " + resource +
+                        " in dev than in the base");
+                    smaller += order < 0 ? 1 : 0;
+                }
             }
         }
+        assertTrue(smaller >= 4, "dev shrinks " + smaller + " limits");
+        assertEquals(0, Quantity.getAmountInBytes(new Quantity("5Gi")).compareTo(Quantity.getAmountInBytes(
+            dev.one(StatefulSet.class, "warpbus-engine").getSpec().getVolumeClaimTemplates().get(0).getSpec()
+            .getResources().getRequests().get("storage"))));
+    }
+
+    @Test
+    void shouldRenderTheProductionOverlayWithRegistryImagesStorageClassesAndPinnedCpus()
+    {
+        final Rendering production = rendering(PRODUCTION);
+        assertEquals(gateways(rendering(BASE.toString())), gateways(production));
+        for (final Map.Entry<String, PodTemplateSpec> entry : production.templates().entrySet())
+        {
+            for (final Container container : containers(entry.getValue().getSpec()))
+            {
+                assertTrue(container.getImage().matches("registry\\.warpbus\\.internal/warpbus/[a-z]+:[0-9][.0-9]*"),
+                    entry.getKey() + "/" + container.getName() + ": " + container.getImage());
+            }
+        }
+        final List<PersistentVolumeClaim> claims = new ArrayList<>(production.all(PersistentVolumeClaim.class));
+        production.all(StatefulSet.class).forEach((s) -> claims.addAll(s.getSpec().getVolumeClaimTemplates()));
+        assertEquals(4, claims.size());
+        for (final PersistentVolumeClaim claim : claims)
+        {
+            assertEquals("warpbus-local-nvme", claim.getSpec().getStorageClassName(), claim.getMetadata().getName());
+        }
+        final List<String> pinned = new ArrayList<>(gateways(production));
+        pinned.add("warpbus-engine");
+        for (final String workload : pinned)
+        {
+            final PodSpec pod = production.templates().get(workload).getSpec();
+            assertEquals("static", pod.getNodeSelector().get(STATIC_CPUS), workload);
+            final Toleration toleration = pod.getTolerations().get(0);
+            assertEquals(List.of("warpbus.io/dedicated", "trading", "NoSchedule"), List.of(toleration.getKey(),
+                toleration.getValue(), toleration.getEffect()), workload);
+        }
+        assertEquals(0, new BigDecimal(4).compareTo(Quantity.getAmountInBytes(production.one(StatefulSet.class,
+            "warpbus-engine").getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits()
+            .get("cpu"))));
+    }
+
+    @Test
+    void shouldRefuseAnOverlayWhosePatchDoesNotFit(@TempDir final Path dir)
+    {
+        final String base = DeployFiles.root().resolve(BASE).toString();
+        final String engine = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: warpbus-engine\n";
+        final String target = "    target:\n      group: apps\n      version: v1\n      kind: StatefulSet\n" +
+            "      name: %s\n";
+        // A misspelt field renders (kustomize does not know the schema) but does not fit the model.
+        final AssertionError misspelt = assertThrows(AssertionError.class, () -> render(overlay(dir.resolve("a"),
+            base, "  - path: p.yaml\n", engine + "spec:\n  template:\n    spec:\n      nodeSelectr:\n" +
+            "        disk: ssd\n"), "a"));
+        assertTrue(misspelt.getMessage().contains("nodeSelectr"), misspelt.getMessage());
+        // A strategic-merge patch of a resource the base does not have.
+        assertRefused("warpbus-gateway-3, which no resource is", () -> Kustomize.render(overlay(dir.resolve("b"),
+            base, "  - path: p.yaml\n", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n" +
+            "  name: warpbus-gateway-3\nspec:\n  replicas: 1\n")));
+        // A JSON 6902 patch whose target does not exist.
+        assertRefused("matches no resource", () -> Kustomize.render(overlay(dir.resolve("c"), base,
+            "  - path: p.yaml\n" + target.formatted("warpbus-engin"), "- op: replace\n  path: /spec/replicas\n" +
+            "  value: 2\n")));
+        // A JSON 6902 test that the base no longer passes (its arguments moved), and a path that does not exist.
+        assertRefused("test failed", () -> Kustomize.render(overlay(dir.resolve("d"), base,
+            "  - path: p.yaml\n" + target.formatted("warpbus-engine"), "- op: test\n" +
+            "  path: /spec/template/spec/containers/0/args/20\n  value: --account\n")));
+        assertRefused("nodeSelector does not exist", () -> Kustomize.render(overlay(dir.resolve("e"), base,
+            "  - path: p.yaml\n" + target.formatted("warpbus-engine"), "- op: replace\n" +
+            "  path: /spec/template/spec/nodeSelector/disk\n  value: ssd\n")));
+        // What is not rendered here is refused by name, not ignored.
+        assertRefused("namePrefix", () -> Kustomize.render(overlay(dir.resolve("f"), base, "namePrefix: x-\n" +
+            "patches:\n  - path: p.yaml\n", engine + "spec:\n  replicas: 1\n")));
+        // Well-formed but inconsistent: the route's variable removed and the argument left.
+        final Rendering routeless = render(overlay(dir.resolve("g"), base, "  - path: p.yaml\n",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warpbus-engine\ndata:\n  ROUTE_2: null\n"), "g");
+        assertEquals(List.of("warpbus-engine/engine: $(ROUTE_2)"), routeless.undefinedVariables());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kustomizations")
+    void shouldRenderAsKubectlKustomizeDoesWhereKubectlIsInstalled(final String name)
+    {
+        Assumptions.assumeTrue(null != RequiredTools.find("kubectl"),
+            "kubectl is not installed (not a CI prerequisite): the overlays are rendered by Kustomize alone");
+        final DeployFiles.Result result = DeployFiles.run(List.of(RequiredTools.find("kubectl"), "kustomize",
+            name), Map.of(), List.of(), 60);
+        assertEquals(0, result.exitCode(), result.output());
+        final Map<String, JsonNode> kubectl = new TreeMap<>();
+        for (final JsonNode document : DeployFiles.YAML.readerFor(JsonNode.class).<JsonNode>readValues(
+            result.output()).readAll())
+        {
+            kubectl.put(Kustomize.id(document), document);
+        }
+        final Map<String, JsonNode> ours = new TreeMap<>();
+        Kustomize.render(DeployFiles.root().resolve(name)).forEach((d) -> ours.put(Kustomize.id(d), d));
+        assertEquals(kubectl.keySet(), ours.keySet(), name);
+        for (final Map.Entry<String, JsonNode> entry : kubectl.entrySet())
+        {
+            assertEquals(entry.getValue(), ours.get(entry.getKey()), name + ": " + entry.getKey());
+        }
+    }
+
+    private static void assertRefused(final String expected, final org.junit.jupiter.api.function.Executable render)
+    {
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, render);
+        assertTrue(error.getMessage().contains(expected), error.getMessage());
+    }
+
+    /**
+     * An overlay in {@code dir} on the base, with {@code patches} (or other kustomization lines) and one patch file,
+     * p.yaml.
+     */
+    private static Path overlay(final Path dir, final String base, final String patches, final String patch)
+    {
+        try
+        {
+            Files.createDirectories(dir);
+            final String section = patches.startsWith("  ") ? "patches:\n" + patches : patches;
+            Files.writeString(dir.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\n" +
+                "kind: Kustomization\nresources:\n  - " + base + "\n" + section);
+            Files.writeString(dir.resolve("p.yaml"), patch);
+            return dir;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write an overlay in " + dir, ex);
+        }
+    }
+
+    private static Set<String> gateways(final Rendering rendering)
+    {
+        final Set<String> gateways = new TreeSet<>();
+        rendering.names(Deployment.class).stream().filter((n) -> GATEWAY.matcher(n).matches()).forEach(gateways::add);
+        return gateways;
     }
 
     static List<Path> manifestFiles()
     {
-        return DeployFiles.list(DeployFiles.root().resolve(DIR), ".yaml").stream()
+        return DeployFiles.list(DeployFiles.root().resolve(BASE), ".yaml").stream()
             .filter((p) -> !"kustomization.yaml".equals(p.getFileName().toString())).toList();
     }
 
@@ -454,21 +724,6 @@ class KubernetesManifestsTest
         }
     }
 
-    private static Map<String, PodTemplateSpec> templates()
-    {
-        final Map<String, PodTemplateSpec> templates = new HashMap<>();
-        all(Deployment.class).forEach((d) -> templates.put(d.getMetadata().getName(), d.getSpec().getTemplate()));
-        all(StatefulSet.class).forEach((s) -> templates.put(s.getMetadata().getName(), s.getSpec().getTemplate()));
-        return templates;
-    }
-
-    private static Map<String, String> selectorOf(final String workload)
-    {
-        final Deployment deployment = find(Deployment.class, workload);
-        return null != deployment ? deployment.getSpec().getSelector().getMatchLabels() :
-            one(StatefulSet.class, workload).getSpec().getSelector().getMatchLabels();
-    }
-
     private static List<Container> containers(final PodSpec pod)
     {
         final List<Container> containers = new ArrayList<>(pod.getInitContainers());
@@ -496,27 +751,4 @@ class KubernetesManifestsTest
             .map(VolumeMount::getMountPath).findFirst().orElse(null);
     }
 
-    private static <T extends HasMetadata> List<T> all(final Class<T> type)
-    {
-        return RESOURCES.stream().filter(type::isInstance).map(type::cast).toList();
-    }
-
-    private static <T extends HasMetadata> Set<String> names(final Class<T> type)
-    {
-        final Set<String> names = new TreeSet<>();
-        all(type).forEach((r) -> names.add(r.getMetadata().getName()));
-        return names;
-    }
-
-    private static <T extends HasMetadata> T find(final Class<T> type, final String name)
-    {
-        return all(type).stream().filter((r) -> name.equals(r.getMetadata().getName())).findFirst().orElse(null);
-    }
-
-    private static <T extends HasMetadata> T one(final Class<T> type, final String name)
-    {
-        final T found = find(type, name);
-        assertNotNull(found, "no " + type.getSimpleName() + " " + name);
-        return found;
-    }
 }

@@ -42,6 +42,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -275,7 +276,13 @@ public final class GatewayBench
                 load.start(60_000);
                 System.out.printf(Locale.ROOT, "%,d FIX sessions logged on in %.1f s%n",
                     load.snapshot().sessionsLoggedOn(), (System.nanoTime() - connectStartNs) / 1e9);
-                measureFix(report, load, metricsUri, gateway.pid(), warmUpS, windows, windowS);
+                measureWindows(report, () -> LoadFigures.of(load.snapshot()), "FIX", metricsUri, gateway.pid(),
+                    warmUpS, windows, windowS);
+                if (!load.stopOrdering(10_000))
+                {
+                    System.out.println("warning: not every FIX request was answered within 10 s of the end");
+                }
+                System.out.println("FIX rejects by reason: " + load.rejectReasons());
             }
             finish(report, "gateway-fix.json");
             return;
@@ -287,52 +294,8 @@ public final class GatewayBench
         {
             System.out.printf(Locale.ROOT, "%,d sessions logged on and subscribed in %.1f s%n",
                 load.snapshot().sessionsLoggedOn(), (System.nanoTime() - connectStartNs) / 1e9);
-            Thread.sleep(TimeUnit.SECONDS.toMillis(warmUpS));
-            GatewayLoad.Snapshot before = load.snapshot();
-            Map<String, Double> metricsBefore = scrape(metricsUri);
-            long cpuBefore = cpuTicks(gateway.pid());
-            long startNs = System.nanoTime();
-            for (int window = 0; window < windows; window++)
-            {
-                Thread.sleep(TimeUnit.SECONDS.toMillis(windowS));
-                final GatewayLoad.Snapshot after = load.snapshot();
-                final Map<String, Double> metricsAfter = scrape(metricsUri);
-                final long cpuAfter = cpuTicks(gateway.pid());
-                final long endNs = System.nanoTime();
-                final double seconds = (endNs - startNs) / 1e9;
-                final Histogram rtt = after.roundTrips();
-                record(report, "sessions_held", after.sessionsLoggedOn(), "sessions");
-                record(report, "md_msgs_per_s", (after.marketDataMessages() - before.marketDataMessages()) / seconds,
-                    "msgs/s");
-                record(report, "orders_per_s", (after.requestsSent() - before.requestsSent()) / seconds, "reqs/s");
-                record(report, "order_rtt_p50_ns", percentile(rtt, 50), "ns");
-                record(report, "order_rtt_p99_ns", percentile(rtt, 99), "ns");
-                record(report, "order_rtt_p999_ns", percentile(rtt, 99.9), "ns");
-                record(report, "gw_in_out_p50_ns", delta(metricsBefore, metricsAfter,
-                    "warpbus_gateway_order_round_trip_seconds", 0.5) * 1e9, "ns");
-                record(report, "gw_in_out_p99_ns", delta(metricsBefore, metricsAfter,
-                    "warpbus_gateway_order_round_trip_seconds", 0.99) * 1e9, "ns");
-                record(report, "gw_own_p50_ns", delta(metricsBefore, metricsAfter,
-                    "warpbus_gateway_order_processing_seconds", 0.5) * 1e9, "ns");
-                record(report, "gw_own_p99_ns", delta(metricsBefore, metricsAfter,
-                    "warpbus_gateway_order_processing_seconds", 0.99) * 1e9, "ns");
-                record(report, "heap_mb", sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6, "MB");
-                record(report, "gw_cpu_pct", 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds, "% of a core");
-                record(report, "conflated_per_s", (sum(metricsAfter, "warpbus_gateway_conflated_updates_total", "") -
-                    sum(metricsBefore, "warpbus_gateway_conflated_updates_total", "")) / seconds, "updates/s");
-                record(report, "rejects", after.rejects() - before.rejects(), "requests");
-                record(report, "closed_sessions", after.unexpectedCloses(), "sessions");
-                System.out.printf(Locale.ROOT, "window %d: %,d sessions, %,.0f md msgs/s, %,.0f requests/s, round " +
-                    "trip p50/p99 %,.0f/%,.0f us, gateway heap %.0f MB, gateway CPU %.0f%%%n", window + 1,
-                    after.sessionsLoggedOn(), report.median(caseName, SYSTEM, "md_msgs_per_s"),
-                    (after.requestsSent() - before.requestsSent()) / seconds, percentile(rtt, 50) / 1e3,
-                    percentile(rtt, 99) / 1e3, sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6,
-                    100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds);
-                before = after;
-                metricsBefore = metricsAfter;
-                cpuBefore = cpuAfter;
-                startNs = endNs;
-            }
+            measureWindows(report, () -> LoadFigures.of(load.snapshot()), "WebSocket", metricsUri, gateway.pid(),
+                warmUpS, windows, windowS);
             if (!load.stopOrdering(10_000))
             {
                 System.out.println("warning: not every request was answered within 10 s of the end");
@@ -352,28 +315,57 @@ public final class GatewayBench
     }
 
     /**
-     * The FIX case's windows: the same metrics as the WebSocket case's, but market data (FIX sessions here do not
-     * subscribe).
+     * What a window reads from either load at its end.
+     *
+     * @param marketData market-data messages received so far, or -1 for a load without market data (FIX).
      */
-    private void measureFix(final BenchReport report, final FixLoad load, final URI metricsUri, final long gatewayPid,
-        final long warmUpS, final int windows, final long windowS) throws Exception
+    private record LoadFigures(int sessions, long requests, long rejects, long closed, long marketData,
+        Histogram roundTrips)
+    {
+        static LoadFigures of(final GatewayLoad.Snapshot snapshot)
+        {
+            return new LoadFigures(snapshot.sessionsLoggedOn(), snapshot.requestsSent(), snapshot.rejects(),
+                snapshot.unexpectedCloses(), snapshot.marketDataMessages(), snapshot.roundTrips());
+        }
+
+        static LoadFigures of(final FixLoad.Snapshot snapshot)
+        {
+            return new LoadFigures(snapshot.sessionsLoggedOn(), snapshot.requestsSent(), snapshot.rejects(),
+                snapshot.logouts(), -1, snapshot.roundTrips());
+        }
+    }
+
+    /**
+     * The warm-up, then the measured windows, the same for both protocols: the load's own figures, the gateway's
+     * histograms and counters as differences between two scrapes, and its CPU time.
+     */
+    private void measureWindows(final BenchReport report, final Supplier<LoadFigures> load, final String protocol,
+        final URI metricsUri, final long gatewayPid, final long warmUpS, final int windows, final long windowS)
+        throws Exception
     {
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmUpS));
-        FixLoad.Snapshot before = load.snapshot();
+        LoadFigures before = load.get();
         Map<String, Double> metricsBefore = scrape(metricsUri);
         long cpuBefore = cpuTicks(gatewayPid);
         long startNs = System.nanoTime();
         for (int window = 0; window < windows; window++)
         {
             Thread.sleep(TimeUnit.SECONDS.toMillis(windowS));
-            final FixLoad.Snapshot after = load.snapshot();
+            final LoadFigures after = load.get();
             final Map<String, Double> metricsAfter = scrape(metricsUri);
             final long cpuAfter = cpuTicks(gatewayPid);
             final long endNs = System.nanoTime();
             final double seconds = (endNs - startNs) / 1e9;
             final Histogram rtt = after.roundTrips();
-            record(report, "sessions_held", after.sessionsLoggedOn(), "sessions");
-            record(report, "orders_per_s", (after.requestsSent() - before.requestsSent()) / seconds, "reqs/s");
+            final double requestsPerS = (after.requests() - before.requests()) / seconds;
+            final double heapMb = sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6;
+            final double cpuPct = 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds;
+            record(report, "sessions_held", after.sessions(), "sessions");
+            if (after.marketData() >= 0)
+            {
+                record(report, "md_msgs_per_s", (after.marketData() - before.marketData()) / seconds, "msgs/s");
+            }
+            record(report, "orders_per_s", requestsPerS, "reqs/s");
             record(report, "order_rtt_p50_ns", percentile(rtt, 50), "ns");
             record(report, "order_rtt_p99_ns", percentile(rtt, 99), "ns");
             record(report, "order_rtt_p999_ns", percentile(rtt, 99.9), "ns");
@@ -385,25 +377,26 @@ public final class GatewayBench
                 "warpbus_gateway_order_processing_seconds", 0.5) * 1e9, "ns");
             record(report, "gw_own_p99_ns", delta(metricsBefore, metricsAfter,
                 "warpbus_gateway_order_processing_seconds", 0.99) * 1e9, "ns");
-            record(report, "heap_mb", sum(metricsAfter, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6, "MB");
-            record(report, "gw_cpu_pct", 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds, "% of a core");
+            record(report, "heap_mb", heapMb, "MB");
+            record(report, "gw_cpu_pct", cpuPct, "% of a core");
+            if (after.marketData() >= 0)
+            {
+                record(report, "conflated_per_s", (sum(metricsAfter, "warpbus_gateway_conflated_updates_total", "") -
+                    sum(metricsBefore, "warpbus_gateway_conflated_updates_total", "")) / seconds, "updates/s");
+            }
             record(report, "rejects", after.rejects() - before.rejects(), "requests");
-            record(report, "closed_sessions", after.logouts(), "sessions");
-            System.out.printf(Locale.ROOT, "window %d: %,d FIX sessions, %,.0f requests/s, round trip " +
-                "p50/p99/p99.9 %,.0f/%,.0f/%,.0f us (%,d answers), gateway CPU %.0f%%%n", window + 1,
-                after.sessionsLoggedOn(), (after.requestsSent() - before.requestsSent()) / seconds,
+            record(report, "closed_sessions", after.closed(), "sessions");
+            System.out.printf(Locale.ROOT, "window %d: %,d %s sessions, %s%,.0f requests/s, round trip " +
+                "p50/p99/p99.9 %,.0f/%,.0f/%,.0f us (%,d answers), gateway heap %.0f MB, CPU %.0f%%%n", window + 1,
+                after.sessions(), protocol, after.marketData() < 0 ? "" : String.format(Locale.ROOT,
+                "%,.0f md msgs/s, ", (after.marketData() - before.marketData()) / seconds), requestsPerS,
                 percentile(rtt, 50) / 1e3, percentile(rtt, 99) / 1e3, percentile(rtt, 99.9) / 1e3,
-                rtt.getTotalCount(), 100.0 * (cpuAfter - cpuBefore) / CLOCK_TICKS / seconds);
+                rtt.getTotalCount(), heapMb, cpuPct);
             before = after;
             metricsBefore = metricsAfter;
             cpuBefore = cpuAfter;
             startNs = endNs;
         }
-        if (!load.stopOrdering(10_000))
-        {
-            System.out.println("warning: not every FIX request was answered within 10 s of the end");
-        }
-        System.out.println("FIX rejects by reason: " + load.rejectReasons());
     }
 
     private void record(final BenchReport report, final String metric, final double value, final String unit)

@@ -40,7 +40,9 @@ import io.warpbus.bench.BenchReport;
  * drives everything.
  * <ul>
  *     <li>ping-pong round trip of 32 B and 64 B messages, one in flight, the pong echoed on a second channel:
- *     {@code warpbus-iwarp} against {@code aeron-udp}, and {@code warpbus-ipc} against {@code aeron-ipc};</li>
+ *     {@code warpbus-iwarp} against {@code aeron-udp} and against {@code warpbus-rdma}, the bus's own engine with
+ *     nothing on top (one RDMA Write per message into the peer's slot, see {@link RdmaEndpoint}), and
+ *     {@code warpbus-ipc} against {@code aeron-ipc};</li>
  *     <li>throughput of 64 B messages from one publisher to one subscriber and to four (all four in the
  *     responder, polled by its one thread), until every subscriber has received every message.</li>
  * </ul>
@@ -52,8 +54,8 @@ import io.warpbus.bench.BenchReport;
  * through the orchestrator's driver, as it needs one driver. Aeron's stock {@code EmbeddedPingPong} is not used: it
  * runs a dedicated-thread driver, five busy threads on this two-core machine.
  * <p>
- * Each case runs several rounds (3 with {@code --quick}, 5 otherwise); within a round the two systems of a pair
- * alternate, and which goes first alternates too. Each figure is the median of the rounds. Latency ratios below 1
+ * Each case runs several rounds (3 with {@code --quick}, 5 otherwise); within a round the systems of a pair
+ * alternate, and which goes first rotates. Each figure is the median of the rounds. Latency ratios below 1
  * and throughput ratios above 1 favour WarpBus. Per run:
  * <ul>
  *     <li>both processes first run the measured system alone for {@value Control#SETTLE_NS} ns, since it sat idle
@@ -153,9 +155,10 @@ public final class BusBench
             final int port = awaitReady(responder);
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
                 BusEndpoint bus = new BusEndpoint(busDirectory, "bench-orchestrator-" + ProcessHandle.current().pid());
-                AeronEndpoint aeron = AeronEndpoint.embedded(aeronDirectory))
+                AeronEndpoint aeron = AeronEndpoint.embedded(aeronDirectory);
+                RdmaEndpoint rdma = new RdmaEndpoint())
             {
-                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron,
+                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron, rdma,
                     repeatBudget);
                 try
                 {
@@ -188,8 +191,9 @@ public final class BusBench
                 continue;
             }
             streamBase += 10;
-            open(runs, pair, (system) -> Channels.pingPong(system, streamBase));
-            for (final BusSystem system : pair)
+            final BusSystem[] pingSystems = pingSystems(pair);
+            open(runs, pingSystems, (system) -> Channels.pingPong(system, streamBase));
+            for (final BusSystem system : pingSystems)
             {
                 runs.pingPong(report, null, system, PING_SIZES[0], pings / 4, maxRunNs);
             }
@@ -200,14 +204,14 @@ public final class BusBench
                 {
                     for (int round = 0; round < rounds; round++)
                     {
-                        for (final BusSystem system : order(pair, round))
+                        for (final BusSystem system : order(pingSystems, round))
                         {
                             runs.pingPong(report, caseName, system, size, pings, maxRunNs);
                         }
                     }
                 }
             }
-            close(runs, pair);
+            close(runs, pingSystems);
         }
         for (final BusSystem[] pair : activePairs())
         {
@@ -284,6 +288,22 @@ public final class BusBench
         return pairs;
     }
 
+    /**
+     * The systems of a pair's ping-pong: the network pair's also has the engine alone, so that the bus's own cost
+     * over it is a ratio in the same run.
+     */
+    private BusSystem[] pingSystems(final BusSystem[] pair)
+    {
+        if (BusSystem.WARPBUS_IPC == pair[0] || BusSystem.AERON_IPC == pair[0] ||
+            !systems.matcher(BusSystem.WARPBUS_RDMA.label()).matches())
+        {
+            return pair;
+        }
+        final BusSystem[] withEngine = java.util.Arrays.copyOf(pair, pair.length + 1);
+        withEngine[pair.length] = BusSystem.WARPBUS_RDMA;
+        return withEngine;
+    }
+
     private BenchReport report(final BusSystem[] pair)
     {
         return BusSystem.WARPBUS_IWARP == pair[0] || BusSystem.AERON_UDP == pair[0] ? network : ipc;
@@ -291,11 +311,9 @@ public final class BusBench
 
     private static List<BusSystem> order(final BusSystem[] pair, final int round)
     {
-        if (pair.length < 2)
-        {
-            return List.of(pair);
-        }
-        return round % 2 == 0 ? List.of(pair[0], pair[1]) : List.of(pair[1], pair[0]);
+        final List<BusSystem> order = new ArrayList<>(List.of(pair));
+        java.util.Collections.rotate(order, round);
+        return order;
     }
 
     private void printResults(final long start) throws IOException
@@ -310,6 +328,8 @@ public final class BusBench
             "busy-spin thread each driving everything, loopback");
         System.out.println("warpbus: Bus in INVOKER mode, bus.doWork() from the benchmark thread; defaults: term " +
             "1 MiB, window 16 MiB, ring 4 MiB, block policy, MPA CRC32C on; ipc through a shared bus directory");
+        System.out.println("warpbus-rdma: the engine alone (INVOKER mode, MPA CRC32C on), one unsignaled RDMA " +
+            "Write of payload + 8 B trailer per message into the peer's slot, polled on the trailer; ping-pong only");
         System.out.println("aeron " + aeronVersion() + ": embedded MediaDriver per process in INVOKER mode " +
             "(sharedAgentInvoker + client conductor invoker, NoOpLock, async executor off), term sparse=false, " +
             "so_sndbuf/so_rcvbuf 2 MiB, rcv window 2 MiB, mtu 8 KiB, pre-touch; udp: aeron:udp?endpoint=" +
@@ -344,6 +364,14 @@ public final class BusBench
             {
                 target(network, "pingpong-" + size + "B", metric, BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP,
                     "<=", 1.0);
+            }
+        }
+        for (final int size : PING_SIZES)
+        {
+            for (final String metric : new String[] { "rtt_p50_ns", "rtt_p99_ns" })
+            {
+                target(network, "pingpong-" + size + "B", metric, BusSystem.WARPBUS_IWARP, BusSystem.WARPBUS_RDMA,
+                    "<=", 1.10);
             }
         }
         for (final int subscribers : FAN_OUTS)

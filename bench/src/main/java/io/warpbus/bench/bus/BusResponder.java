@@ -46,6 +46,7 @@ public final class BusResponder
     private final Control control;
     private final BusEndpoint bus;
     private final AeronEndpoint udp;
+    private final RdmaEndpoint rdma;
     private final String orchestratorAeronDirectory;
     private final Map<BusSystem, Integer> subscriptionCounts = new EnumMap<>(BusSystem.class);
     private final Runnable tick = this::tick;
@@ -73,8 +74,10 @@ public final class BusResponder
     };
 
     private BusResponder(
-        final Control control, final BusEndpoint bus, final AeronEndpoint udp, final String orchestratorAeronDirectory)
+        final Control control, final BusEndpoint bus, final AeronEndpoint udp, final RdmaEndpoint rdma,
+        final String orchestratorAeronDirectory)
     {
+        this.rdma = rdma;
         this.control = control;
         this.bus = bus;
         this.udp = udp;
@@ -94,13 +97,15 @@ public final class BusResponder
             .orElseThrow(() -> new IllegalStateException("the responder is started by the bus suite"));
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             BusEndpoint bus = new BusEndpoint(Path.of(args[0]), "bench-responder-" + ProcessHandle.current().pid());
-            AeronEndpoint udp = AeronEndpoint.embedded(BenchDirectories.of("aeron-responder").toString()))
+            AeronEndpoint udp = AeronEndpoint.embedded(BenchDirectories.of("aeron-responder").toString());
+            RdmaEndpoint rdma = new RdmaEndpoint())
         {
             System.out.println("READY " + server.getLocalPort());
             System.out.flush();
             try (Socket socket = server.accept())
             {
-                final BusResponder responder = new BusResponder(new Control(socket, parent), bus, udp, args[1]);
+                final BusResponder responder = new BusResponder(new Control(socket, parent), bus, udp, rdma,
+                    args[1]);
                 try
                 {
                     responder.serve();
@@ -302,6 +307,8 @@ public final class BusResponder
                 return bus;
             case AERON_UDP:
                 return udp;
+            case WARPBUS_RDMA:
+                return rdma;
             case AERON_IPC:
                 if (null == ipc)
                 {
@@ -317,6 +324,7 @@ public final class BusResponder
     {
         bus.doWork();
         udp.doWork();
+        rdma.doWork();
         if (null != ipc)
         {
             ipc.doWork();

@@ -44,6 +44,7 @@ final class BusRuns
     private final Control control;
     private final BusEndpoint bus;
     private final AeronEndpoint aeron;
+    private final RdmaEndpoint rdma;
     private final Runnable tick = this::tick;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
     private final int repeatBudget;
@@ -57,8 +58,10 @@ final class BusRuns
     private final java.util.Map<String, Integer> disturbedRuns = new java.util.TreeMap<>();
     private final Endpoint.MessageHandler pongHandler = (buffer, offset, length) -> lastPong = buffer.getLong(offset);
 
-    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final int repeatBudget)
+    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final RdmaEndpoint rdma,
+        final int repeatBudget)
     {
+        this.rdma = rdma;
         this.repeatBudget = repeatBudget;
         this.control = control;
         this.bus = bus;
@@ -390,12 +393,22 @@ final class BusRuns
 
     private Endpoint endpoint(final BusSystem system)
     {
-        return system.isWarpBus() ? bus : aeron;
+        switch (system)
+        {
+            case WARPBUS_IWARP:
+            case WARPBUS_IPC:
+                return bus;
+            case WARPBUS_RDMA:
+                return rdma;
+            default:
+                return aeron;
+        }
     }
 
     private void tick()
     {
         bus.doWork();
         aeron.doWork();
+        rdma.doWork();
     }
 }

@@ -16,8 +16,8 @@
 package io.warpbus.bench.bus;
 
 /**
- * The four systems of the bus suite: WarpBus over iWARP against Aeron over UDP, and each one's shared-memory
- * transport against the other's.
+ * The systems of the bus suite: WarpBus over iWARP against Aeron over UDP, each one's shared-memory transport against
+ * the other's, and in ping-pong the bus's own engine with nothing on top.
  */
 enum BusSystem
 {
@@ -28,7 +28,9 @@ enum BusSystem
     /** WarpBus, {@code warp:ipc}: the publisher's conductor copies into each subscriber's memory-mapped ring. */
     WARPBUS_IPC("warpbus-ipc"),
     /** Aeron, {@code aeron:ipc}: both processes map the same log through the orchestrator's driver. */
-    AERON_IPC("aeron-ipc");
+    AERON_IPC("aeron-ipc"),
+    /** The engine alone: one RDMA Write per message into the peer's slot, no bus (ping-pong only). */
+    WARPBUS_RDMA("warpbus-rdma");
 
     private final String label;
 
@@ -47,13 +49,4 @@ enum BusSystem
         return label;
     }
 
-    /**
-     * Is this WarpBus (rather than its peer)?
-     *
-     * @return true for the two WarpBus transports.
-     */
-    boolean isWarpBus()
-    {
-        return this == WARPBUS_IWARP || this == WARPBUS_IPC;
-    }
 }

@@ -135,6 +135,8 @@ final class Channels
                 return new Channel("aeron:udp?endpoint=" + HOST + ":" + udpPort(), streamId, 1);
             case AERON_IPC:
                 return new Channel("aeron:ipc", streamId, 1);
+            case WARPBUS_RDMA:
+                return new Channel("rdma:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
             default:
                 throw new IllegalArgumentException(system.toString());
         }

@@ -38,10 +38,15 @@ class ChannelsTest
             final Channels.Channel ping = plan.orchestratorPublications().get(0);
             final Channels.Channel pong = plan.responderPublications().get(0);
             assertNotEquals(ping.streamId(), pong.streamId(), system.label());
-            if (system.isWarpBus())
+            if (BusSystem.WARPBUS_IWARP == system || BusSystem.WARPBUS_IPC == system)
             {
                 assertEquals(ping.streamId(), ChannelUri.parse(ping.uri()).streamId());
                 assertEquals(pong.streamId(), ChannelUri.parse(pong.uri()).streamId());
+            }
+            if (BusSystem.WARPBUS_RDMA == system)
+            {
+                assertNotEquals(RdmaEndpoint.address(ping.uri()), RdmaEndpoint.address(pong.uri()),
+                    "each direction listens on its own port");
             }
         }
     }

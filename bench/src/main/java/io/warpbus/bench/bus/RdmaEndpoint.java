@@ -1,0 +1,354 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bench.bus;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.warpbus.iwarp.Access;
+import io.warpbus.iwarp.CompletionQueue;
+import io.warpbus.iwarp.ConnectionEvent;
+import io.warpbus.iwarp.ConnectionEventType;
+import io.warpbus.iwarp.ConnectionParameters;
+import io.warpbus.iwarp.Listener;
+import io.warpbus.iwarp.MemoryRegion;
+import io.warpbus.iwarp.ProtectionDomain;
+import io.warpbus.iwarp.QueuePair;
+import io.warpbus.iwarp.QueuePairAttributes;
+import io.warpbus.iwarp.Rnic;
+import io.warpbus.iwarp.RnicContext;
+import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.iwarp.mpa.CrcPolicy;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The bus's own engine with nothing on top, as the system {@code warpbus-rdma} of the bus suite's ping-pong: each
+ * message is one unsignaled RDMA Write straight into the peer's registered slot, the same engine settings as
+ * {@code warpbus bench rdma} (INVOKER mode, MPA CRC32C required), driven by the benchmark thread like the bus. Its
+ * round trip is the floor the bus stands on, so the bus's own cost is a ratio in the same run.
+ * <p>
+ * A channel is {@code rdma:endpoint=HOST:PORT}: the publication listens there and the subscription connects,
+ * sending its slot's STag and address in the MPA private data, and retries while the publication is not listening
+ * yet. A slot holds one message, its payload ending where an 8-byte trailer {@code count << 32 | length} begins;
+ * the Write carries payload and trailer together, so the subscription sees a message when the trailer changes
+ * (the engine places a segment's bytes in order). One slot is enough for ping-pong, where a message is written only
+ * after the peer answered the one before; there is no flow control, so this system runs no throughput case.
+ */
+final class RdmaEndpoint implements Endpoint
+{
+    /** Longest message. */
+    static final int MAX_MESSAGE = 4096;
+    private static final int SLOT_LENGTH = MAX_MESSAGE + 8;
+    private static final int TRAILER_OFFSET = MAX_MESSAGE;
+    private static final long RETRY_NS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final Rnic rnic;
+    private final ProtectionDomain pd;
+    private final CompletionQueue cq;
+    private final List<Publication> publications = new ArrayList<>();
+    private final List<Subscription> subscriptions = new ArrayList<>();
+    private final List<ConnectionEvent> events = new ArrayList<>();
+
+    /** A publication or subscription, which gets its connection's events. */
+    private interface Link
+    {
+        void onEvent(ConnectionEvent event, long nowNs);
+    }
+
+    private final class Publication implements Link
+    {
+        final Listener listener;
+        final MemoryRegion source;
+        QueuePair qp;
+        int remoteStag;
+        long remoteAddress;
+        long count;
+        boolean connected;
+        ConnectionEvent lost;
+
+        Publication(final InetSocketAddress address)
+        {
+            listener = rnic.connectionManager().listen(address, 1, this);
+            source = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)), 0);
+        }
+
+        @Override
+        public void onEvent(final ConnectionEvent event, final long nowNs)
+        {
+            if (ConnectionEventType.CONNECT_REQUEST == event.type() && null == qp)
+            {
+                final UnsafeBuffer peer = new UnsafeBuffer(event.privateData());
+                remoteStag = peer.getInt(0, ByteOrder.BIG_ENDIAN);
+                remoteAddress = peer.getLong(4, ByteOrder.BIG_ENDIAN);
+                qp = newQueuePair();
+                event.request().accept(qp, new ConnectionParameters());
+            }
+            else if (ConnectionEventType.ESTABLISHED == event.type())
+            {
+                connected = true;
+            }
+            else if (ConnectionEventType.DISCONNECTED == event.type())
+            {
+                // Expected when a case closes its channels; an offer after it says what happened.
+                lost = event;
+            }
+            else
+            {
+                throw failed(event);
+            }
+        }
+
+        boolean offer(final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (null != lost)
+            {
+                throw failed(lost);
+            }
+            if (!connected)
+            {
+                return false;
+            }
+            final int start = TRAILER_OFFSET - length;
+            final UnsafeBuffer slot = source.buffer();
+            slot.putBytes(start, buffer, offset, length);
+            slot.putLong(TRAILER_OFFSET, (count + 1) << 32 | length);
+            if (QueuePair.POSTED != qp.postWrite(0, source, start, length + 8, remoteStag, remoteAddress + start, 0))
+            {
+                return false;
+            }
+            count++;
+            return true;
+        }
+
+        void close()
+        {
+            CloseHelper.quietCloseAll(qp, listener, source);
+        }
+    }
+
+    private final class Subscription implements Link
+    {
+        final InetSocketAddress publisher;
+        final MemoryRegion slot;
+        QueuePair qp;
+        long seen;
+        long retryAtNs;
+        boolean connected;
+
+        Subscription(final InetSocketAddress publisher)
+        {
+            this.publisher = publisher;
+            slot = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)),
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            connect();
+        }
+
+        void connect()
+        {
+            final byte[] describe = new byte[12];
+            final UnsafeBuffer view = new UnsafeBuffer(describe);
+            view.putInt(0, slot.stag(), ByteOrder.BIG_ENDIAN);
+            view.putLong(4, slot.address(), ByteOrder.BIG_ENDIAN);
+            qp = newQueuePair();
+            rnic.connectionManager().connect(qp, publisher, new ConnectionParameters().privateData(describe), this);
+        }
+
+        @Override
+        public void onEvent(final ConnectionEvent event, final long nowNs)
+        {
+            if (ConnectionEventType.ESTABLISHED == event.type())
+            {
+                connected = true;
+            }
+            else if (!connected)
+            {
+                // Refused or failed before the publication listened: try again shortly.
+                CloseHelper.quietClose(qp);
+                qp = null;
+                retryAtNs = nowNs + RETRY_NS;
+            }
+            else if (ConnectionEventType.DISCONNECTED != event.type())
+            {
+                // A disconnect is expected when a case closes its channels; nothing arrives after it.
+                throw failed(event);
+            }
+        }
+
+        int poll(final Endpoint.MessageHandler handler)
+        {
+            final UnsafeBuffer buffer = slot.buffer();
+            final long trailer = buffer.getLongVolatile(TRAILER_OFFSET);
+            if (trailer >>> 32 == seen)
+            {
+                return 0;
+            }
+            seen = trailer >>> 32;
+            final int length = (int)trailer;
+            handler.onMessage(buffer, TRAILER_OFFSET - length, length);
+            return 1;
+        }
+
+        void close()
+        {
+            CloseHelper.quietCloseAll(qp, slot);
+        }
+    }
+
+    RdmaEndpoint()
+    {
+        rnic = Rnic.launch(new RnicContext().name("bench-rdma").threadingMode(ThreadingMode.INVOKER)
+            .crcPolicy(CrcPolicy.REQUIRED).ioBufferLength(2 << 20).socketBufferLength(4 << 20));
+        pd = rnic.allocateProtectionDomain();
+        cq = rnic.createCompletionQueue(64);
+    }
+
+    private QueuePair newQueuePair()
+    {
+        return pd.createQueuePair(new QueuePairAttributes().completionQueue(cq).sendQueueDepth(64));
+    }
+
+    @Override
+    public void addPublication(final String channel, final int streamId, final int subscribers)
+    {
+        if (subscribers > 1)
+        {
+            throw new IllegalArgumentException("warpbus-rdma writes one peer's slot: " + subscribers +
+                " subscribers asked for on " + channel);
+        }
+        publications.add(new Publication(address(channel)));
+    }
+
+    @Override
+    public void addSubscription(final String channel, final int streamId)
+    {
+        subscriptions.add(new Subscription(address(channel)));
+    }
+
+    @Override
+    public boolean isConnected()
+    {
+        for (final Publication publication : publications)
+        {
+            if (!publication.connected)
+            {
+                return false;
+            }
+        }
+        for (final Subscription subscription : subscriptions)
+        {
+            if (!subscription.connected)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int doWork()
+    {
+        final int work = rnic.doWork();
+        if (rnic.connectionManager().poll(events::add, 8) > 0)
+        {
+            onEvents();
+        }
+        if (!subscriptions.isEmpty())
+        {
+            retryDue();
+        }
+        return work;
+    }
+
+    private void onEvents()
+    {
+        final long nowNs = System.nanoTime();
+        for (final ConnectionEvent event : events)
+        {
+            final Link link = (Link)event.userContext();
+            if (publications.contains(link) || subscriptions.contains(link))
+            {
+                link.onEvent(event, nowNs);
+            }
+        }
+        events.clear();
+    }
+
+    private static IllegalStateException failed(final ConnectionEvent event)
+    {
+        return new IllegalStateException("warpbus-rdma: " + event + (null == event.reason() ? "" :
+            " (" + event.reason() + ")"));
+    }
+
+    private void retryDue()
+    {
+        for (final Subscription subscription : subscriptions)
+        {
+            if (null == subscription.qp && System.nanoTime() - subscription.retryAtNs >= 0)
+            {
+                subscription.connect();
+            }
+        }
+    }
+
+    @Override
+    public boolean offer(final int publication, final DirectBuffer buffer, final int offset, final int length)
+    {
+        return publications.get(publication).offer(buffer, offset, length);
+    }
+
+    @Override
+    public int poll(final int subscription, final MessageHandler handler, final int limit)
+    {
+        return subscriptions.get(subscription).poll(handler);
+    }
+
+    @Override
+    public void closeChannels()
+    {
+        publications.forEach(Publication::close);
+        subscriptions.forEach(Subscription::close);
+        publications.clear();
+        subscriptions.clear();
+    }
+
+    @Override
+    public void close()
+    {
+        closeChannels();
+        rnic.close();
+    }
+
+    /**
+     * The address of {@code rdma:endpoint=HOST:PORT}.
+     */
+    static InetSocketAddress address(final String channel)
+    {
+        final String prefix = "rdma:endpoint=";
+        final int colon = channel.lastIndexOf(':');
+        if (!channel.startsWith(prefix) || colon < prefix.length())
+        {
+            throw new IllegalArgumentException("not an rdma:endpoint=HOST:PORT channel: '" + channel + "'");
+        }
+        return new InetSocketAddress(channel.substring(prefix.length(), colon),
+            Integer.parseInt(channel.substring(colon + 1)));
+    }
+}

@@ -93,7 +93,8 @@ public final class DemoProcess
     }
 
     /**
-     * Watch the parent and return a latch that opens when it says stop, goes away, or the JVM shuts down.
+     * Watch the parent and return a latch that opens when it says stop or goes away (see
+     * {@link #stopOnShutdown} for the JVM's shutdown).
      *
      * @return the latch.
      */
@@ -102,6 +103,32 @@ public final class DemoProcess
         final CountDownLatch stop = new CountDownLatch(1);
         ParentWatch.start(System.in, stop::countDown);
         return stop;
+    }
+
+    /**
+     * Make the JVM's shutdown (SIGTERM from a container runtime or {@code kill}, SIGINT from a terminal) an orderly
+     * stop: a shutdown hook opens {@code stop} and waits, at most {@code graceMs}, for {@code stopped}, which the
+     * process opens once it has closed everything (the engine writes its last checkpoint then), before the JVM
+     * halts. Without it the JVM halts with the main thread still inside its work.
+     *
+     * @param stop    the latch the process's main thread waits on.
+     * @param stopped opened by the process when it has stopped; it must be opened on every path once this is called.
+     * @param graceMs most time the JVM's shutdown waits for it.
+     */
+    public static void stopOnShutdown(final CountDownLatch stop, final CountDownLatch stopped, final long graceMs)
+    {
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        {
+            stop.countDown();
+            try
+            {
+                stopped.await(graceMs, TimeUnit.MILLISECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "warpbus-shutdown"));
     }
 
     /**

@@ -191,13 +191,51 @@ class EngineCrashRecoveryTest
             .checkpointIntervalNs(TimeUnit.HOURS.toNanos(1));
     }
 
+    @Test
+    void shouldWriteALastCheckpointWhenStoppedWithSigterm() throws Exception
+    {
+        final Path journal = dir.resolve("journal");
+        final DemoRig rig = new DemoRig();
+        // Checkpoints an hour apart: the only one this run can write is the last, at the stop.
+        final Process first = startEngine("engine-1", rig, journal, 3_600_000);
+        awaitLine(first, "engine-1", Pattern.compile("READY engine .*"));
+        clientBus = DemoRig.bus(dir, "client");
+        final LoadClient client = new LoadClient(clientBus, rig.orders, rig.reports,
+            LoadProfile.tradingDay(INSTRUMENTS, 7).commandsPerSecond(20_000), 2_000, SystemNanoClock.INSTANCE);
+        Await.until(() -> "2,000 commands answered; at " + client.acked() + log("engine-1"), 90_000, client::doWork,
+            () -> client.acked() >= 2_000);
+
+        first.destroy();
+        assertTrue(first.waitFor(30, TimeUnit.SECONDS), "stopped on SIGTERM" + log("engine-1"));
+        assertEquals(143, first.exitValue(), "the JVM's exit status after SIGTERM" + log("engine-1"));
+        assertTrue(null != firstMatch("engine-1", Pattern.compile("STOPPED engine errors=[0-9]+")),
+            "an orderly stop" + log("engine-1"));
+        CloseHelper.quietClose(clientBus);
+        clientBus = null;
+
+        final Process second = startEngine("engine-2", rig, journal, 3_600_000);
+        final Map<String, String> recovered = awaitRecovered(second, "engine-2");
+        assertTrue(Long.parseLong(recovered.get("journal-sequence")) >= 1_999, "every command journaled: " +
+            recovered);
+        assertEquals(recovered.get("journal-sequence"), recovered.get("snapshot-sequence"),
+            "the checkpoint written at the SIGTERM covers the whole journal: " + recovered);
+        assertEquals("0", recovered.get("replayed"), "nothing left to replay: " + recovered);
+    }
+
     private Process startEngine(final String name, final DemoRig rig, final Path journal) throws IOException
+    {
+        return startEngine(name, rig, journal, 200);
+    }
+
+    private Process startEngine(final String name, final DemoRig rig, final Path journal,
+        final long checkpointIntervalMs) throws IOException
     {
         final Process process = ChildJvm.of(EngineMain.class).jvmFlags("-Xmx256m")
             .args("--order-entry", rig.orders, "--execution-reports", rig.reports, "--market-data",
                 rig.marketData, "--snapshots", rig.snapshots, "--dir", dir.resolve("bus").toString(), "--name", name,
                 "--instruments", String.valueOf(INSTRUMENTS), "--idle", "backoff", "--metrics", "off",
-                "--journal", journal.toString(), "--recovery-snapshot-interval-ms", "200")
+                "--journal", journal.toString(), "--recovery-snapshot-interval-ms",
+                String.valueOf(checkpointIntervalMs))
             .processBuilder().redirectErrorStream(true)
             .redirectOutput(dir.resolve(name + ".out").toFile()).start();
         processes.add(process);

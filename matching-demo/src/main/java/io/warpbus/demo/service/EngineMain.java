@@ -52,10 +52,14 @@ import org.agrona.concurrent.AgentRunner;
  * restored checkpoint's journal sequence: both keep the names scripts already use.
  * Every option also reads from the system property {@code warpbus.demo.NAME}. Prints {@code READY engine ...} with
  * its metrics URL, a {@code STATS engine ...} line every interval, and {@code STOPPED engine ...} when its parent
- * says {@code stop} on standard input or goes away.
+ * says {@code stop} on standard input or goes away, or on SIGTERM or SIGINT; each of these closes the service, which
+ * writes a last checkpoint when journaling.
  */
 public final class EngineMain
 {
+    /** How long a SIGTERM waits for the orderly stop before the JVM halts. */
+    static final long SHUTDOWN_GRACE_MS = 20_000;
+
     private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "market-data", "snapshots",
         "route", "drop-copy", "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms",
         "stats-interval-ms", "book-capacity", "journal", "recovery-snapshot-interval-ms");
@@ -142,6 +146,9 @@ public final class EngineMain
             printRecovered(journal, service);
         }
 
+        // SIGTERM (a container's stop) closes the service like a parent's stop: it writes its last checkpoint.
+        final CountDownLatch stopped = new CountDownLatch(1);
+        DemoProcess.stopOnShutdown(stop, stopped, SHUTDOWN_GRACE_MS);
         final AgentRunner runner = new AgentRunner(IdleStrategies.fromAlias(options.string("idle", "backoff")),
             (throwable) ->
             {
@@ -188,6 +195,7 @@ public final class EngineMain
             System.out.println("STOPPED engine errors=" + (counters.errorCount() + bus.errorCount()));
             System.out.flush();
             CloseHelper.quietCloseAll(metrics, bus, counters);
+            stopped.countDown();
         }
 
         return DemoProcess.EXIT_OK;

@@ -145,7 +145,12 @@ class OperationsTest extends GatewayTestBase
     {
         Await.until("the gateway to be ready", TestClient.TIMEOUT_MS,
             () -> get("/actuator/health/readiness", null).statusCode() == 200);
-        final JsonNode health = JSON.readTree(get("/actuator/health", null).body());
+        final JsonNode anonymous = JSON.readTree(get("/actuator/health", null).body());
+        assertEquals("UP", anonymous.path("status").asString(), anonymous.toString());
+        assertTrue(anonymous.path("components").isMissingNode(), "no details without the admin role: " + anonymous);
+        final JsonNode notAdmin = JSON.readTree(get("/actuator/health", basic("alice", "alice-pw")).body());
+        assertTrue(notAdmin.path("components").isMissingNode(), "no details for a trader: " + notAdmin);
+        final JsonNode health = JSON.readTree(get("/actuator/health", basic("admin", "admin-pw")).body());
         assertEquals("UP", health.path("status").asString(), health.toString());
         assertEquals("UP", health.path("components").path("engine").path("status").asString(), health.toString());
         assertTrue(health.path("components").path("engine").path("details").path("caughtUp").asBoolean());

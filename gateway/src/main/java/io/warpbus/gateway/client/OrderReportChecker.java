@@ -374,12 +374,12 @@ final class OrderReportChecker
                 if (now == order.connection)
                 {
                     unanswered++;
-                    examples.putIfAbsent("unanswered", order.clOrdId);
+                    example(examples, "unanswered", order.clOrdId);
                 }
                 else
                 {
                     inDoubt++;
-                    examples.putIfAbsent("in doubt", order.clOrdId);
+                    example(examples, "in doubt", order.clOrdId);
                 }
             }
             if (order.pendingCancels > 0)
@@ -387,7 +387,7 @@ final class OrderReportChecker
                 if (now == order.cancelConnection)
                 {
                     unanswered += order.pendingCancels;
-                    examples.putIfAbsent("cancel unanswered", order.clOrdId);
+                    example(examples, "cancel unanswered", order.clOrdId);
                 }
                 else
                 {
@@ -397,13 +397,18 @@ final class OrderReportChecker
             if (order.immediate && order.isLive())
             {
                 unfinished++;
-                examples.putIfAbsent("IOC not ended", order.clOrdId);
+                example(examples, "IOC not ended", order.clOrdId);
             }
         }
         final long execIdGaps = maxExecId - execIds.cardinality();
         return new Verdict(requestsSent, answered, reports, fills, rejects, unavailableRejects, unanswered, inDoubt,
             unfinished, fillGaps, execIdGaps, maxExecId, duplicateExecIds, duplicateFills, unexpectedAnswers,
             reportsAfterEnd, unknownOrders, examples);
+    }
+
+    private static void example(final Map<String, String> examples, final String kind, final String clOrdId)
+    {
+        examples.merge(kind, clOrdId, (ids, id) -> ids.split(" ").length < 10 ? ids + " " + id : ids);
     }
 
     /**
@@ -436,7 +441,7 @@ final class OrderReportChecker
      * @param unexpectedAnswers  answers to no request, or a second answer to one.
      * @param reportsAfterEnd    reports of an order after its end.
      * @param unknownOrders      reports of orders never sent.
-     * @param examples           a client order id per kind of problem.
+     * @param examples           per kind of problem (and in doubt), the first ten client order ids.
      */
     @SuppressWarnings("checkstyle:parameternumber")
     record Verdict(long requestsSent, long answered, long reports, long fills, long rejects, long unavailableRejects,

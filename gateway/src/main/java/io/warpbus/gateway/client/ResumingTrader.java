@@ -289,6 +289,19 @@ public final class ResumingTrader implements AutoCloseable
     }
 
     /**
+     * The orders behind the counts: per kind (unanswered, in doubt, ...), the first ten client order ids.
+     *
+     * @return kind=ids, or an empty map's text.
+     */
+    String examples()
+    {
+        synchronized (lock)
+        {
+            return checker.verdict(liveConnections()).examples().toString();
+        }
+    }
+
+    /**
      * What went wrong: failed sessions, then the checks' problems.
      *
      * @return the lines.
@@ -737,8 +750,14 @@ public final class ResumingTrader implements AutoCloseable
                     GatewayClient.quote(message.path("testId").asString()) + "}");
                 case "instruments" -> reply = message;
                 case "error" -> say("trader: session " + index + ": " + message);
-                case "logout" -> say("trader: session " + index + " logged out by the gateway: " +
-                    message.path("reason").asString());
+                case "logout" ->
+                {
+                    if (!stopping)
+                    {
+                        say("trader: session " + index + " logged out by the gateway: " +
+                            message.path("reason").asString());
+                    }
+                }
                 default ->
                 {
                     // heartbeats, market data: numbered, nothing else to check

@@ -121,6 +121,7 @@ public final class ResumingTraderMain
             {
                 out.println("trader: problem: " + problem);
             }
+            out.println("trader: orders: " + trader.examples());
             out.println("RESULT trader " + verdict);
             final boolean ok = verdict.endsWith(" lost=0 duplicated=0");
             out.println("STOPPED trader ok=" + ok);

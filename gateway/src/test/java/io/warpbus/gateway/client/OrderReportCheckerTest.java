@@ -130,6 +130,7 @@ class OrderReportCheckerTest
         final OrderReportChecker.Verdict resumed = checker.verdict(CONNECTION_1);
         assertEquals(0, resumed.unanswered());
         assertEquals(1, resumed.inDoubt());
+        assertEquals("a", resumed.examples().get("in doubt"), "the order in doubt is named");
         assertEquals(0, resumed.lost());
         assertEquals(1, checker.pending(CONNECTION_1, true));
         // Its answer comes after the resume: settled.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The images' contents exercised without a Docker engine: builds each image's jars with the Dockerfile's own Maven
+# The images' contents exercised without a Docker engine: builds the images' jars with docker/Dockerfile's own Maven
 # command in a clean export of the checkout, then starts the services the way the images do (the launcher with
 # WARPBUS_CLASSPATH and config/jvm.args) with the commands and environment of docker/compose.yaml, the hosts mapped
 # to 127.0.0.1 and one gateway (one host has one port 40500), checks each health check, and has a real Prometheus
 # (Debian's) scrape them with ops/prometheus/prometheus.yml and its rules. Exit 0 when everything is healthy and
-# every target is up. Not in CI (five JVMs and three builds); run it after changing docker/ or the launcher:
+# every target is up. Not in CI (five JVMs and a build); run it after changing docker/ or the launcher:
 #   docker/smoke-without-docker.sh [WORK_DIR]
 # Uses ports 8080 8081 9101 9102 19090 40300 40400 40500 40600 on 127.0.0.1.
 set -euo pipefail
@@ -39,11 +39,19 @@ check() {  # check WHAT COMMAND...: retry for 90 s
 rm -rf "$SRC" "$R"
 mkdir -p "$SRC" "$R"
 git -C "$ROOT" archive HEAD | tar -x -C "$SRC"
+modules="$(grep -o -- '-pl [a-z,-]* ' "$SRC/docker/Dockerfile" | awk '{print $2}')"
+echo "building $modules as docker/Dockerfile's build stage does (once, for every image)..."
+(cd "$SRC" && ./mvnw -B -q -DskipTests -Dcheckstyle.skip -pl "$modules" -am package)
 for image in engine gateway recorder tools; do
-    module="$(grep -o -- '-pl [a-z-]* ' "$SRC/docker/$image/Dockerfile" | awk '{print $2}')"
-    echo "building $image ($module) as docker/$image/Dockerfile does..."
-    (cd "$SRC" && ./mvnw -B -q -DskipTests -Dcheckstyle.skip -pl "$module" -am package dependency:copy-dependencies \
-        -DincludeScope=runtime -DoutputDirectory="$WORK/$image/lib" && cp "$module/target/$module"-*.jar "$WORK/$image/lib/")
+    # The module whose lib the image's target takes from the build stage: COPY --from=build /opt/warpbus/MODULE/lib.
+    module="$(awk -v target="$image" '$1 == "FROM" && $NF == target { inside = 1; next }
+        $1 == "FROM" { inside = 0 } inside && $1 == "COPY" && $2 == "--from=build" { split($3, p, "/"); print p[4] }' \
+        "$SRC/docker/Dockerfile")"
+    [[ -n "$module" ]] || { echo "docker/Dockerfile: no target $image taking a module's lib"; exit 1; }
+    echo "image $image: the jars and runtime class path of $module"
+    mkdir -p "$WORK/$image/lib"
+    tr ':' '\n' <"$SRC/$module/target/classpath.txt" | xargs -r cp -t "$WORK/$image/lib/"
+    cp "$SRC/$module/target/$module"-*.jar "$WORK/$image/lib/"
     # 2. The run stage's files: /opt/warpbus/{warpbus,config/jvm.args,healthcheck.sh,lib}.
     mkdir -p "$WORK/$image/config"
     cp "$SRC/warpbus" "$WORK/$image/warpbus"

@@ -45,10 +45,10 @@ done
 ID=$(( $$ % 100000 ))
 NS_PREFIX="wbtb$ID"
 SWITCH="${NS_PREFIX}-sw"
-HOSTS=(pub rec suba subb subc eng load)
+HOSTS=(pub rec suba subb subc eng load gw trader)
 declare -A ADDR=([pub]=198.18.0.1 [rec]=198.18.0.2 [suba]=198.18.0.3 [subb]=198.18.0.4 [subc]=198.18.0.5
-    [eng]=198.18.0.6 [load]=198.18.0.7)
-declare -A PORT_IF=([pub]=p1 [rec]=p2 [suba]=p3 [subb]=p4 [subc]=p5 [eng]=p6 [load]=p7)
+    [eng]=198.18.0.6 [load]=198.18.0.7 [gw]=198.18.0.8 [trader]=198.18.0.9)
+declare -A PORT_IF=([pub]=p1 [rec]=p2 [suba]=p3 [subb]=p4 [subc]=p5 [eng]=p6 [load]=p7 [gw]=p8 [trader]=p9)
 PUB_ENDPOINT="${ADDR[pub]}:40456"
 REPLAY_ENDPOINT="${ADDR[rec]}:40457"
 CHANNEL="warp:iwarp?endpoint=$PUB_ENDPOINT|stream=1001"
@@ -317,6 +317,15 @@ build_topology
 say "building the tools (first use only)"
 "$WARPBUS" stat --dir "$WORK/none" >/dev/null 2>&1 || true
 "$WARPBUS" load --help >/dev/null 2>&1 || true
+# The gateway's user (its password generated for the run), written with the gateway's own tool; this also builds the
+# gateway module for the gateway phase.
+mkdir -p "$WORK/gateway"
+GW_USER=tbtrader
+GW_PASSWORD_FILE="$WORK/gateway/$GW_USER.password"
+(umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$GW_PASSWORD_FILE")
+WARPBUS_PASSWORD="$(cat "$GW_PASSWORD_FILE")" JAVA_OPTS="-Xmx256m -XX:TieredStopAtLevel=1" "$WARPBUS" gateway-user \
+    --file "$WORK/gateway/credentials.json" add "$GW_USER" --accounts 7001,7002 >"$WORK/gateway-user.log" 2>&1 ||
+    { say "could not write the gateway's credentials: $(tail -3 "$WORK/gateway-user.log" | tr '\n' ' ')"; exit 1; }
 
 # Long enough for the fault schedule at the given rate (each cycle about 60 s of faults).
 CYCLE_S=62
@@ -411,7 +420,9 @@ engine_phase() {
         --market-data "warp:iwarp?endpoint=${ADDR[eng]}:40400|stream=1003"
         --snapshots "warp:iwarp?endpoint=${ADDR[eng]}:40400|stream=1004"
         --dir "$WORK/bus" --name engine --journal "$WORK/engine-journal" --metrics off
-        --recovery-snapshot-interval-ms 2000)
+        --recovery-snapshot-interval-ms 2000
+        --route "$GW_ORIGIN;$GW_ORDERS;$GW_REPORTS"
+        --account 7001:100000:100000000000:100000000 --account 7002:100000:100000000000:100000000)
     local commands=$(( ENGINE_RATE * 16 * CYCLES ))
     say "engine phase: matching engine on eng, load client on load: $commands orders at $ENGINE_RATE/s"
     start_on_held_stdin eng engine-1 ENG "${engine_args[@]}"
@@ -449,6 +460,8 @@ engine_phase() {
         fi
         sleep 4
     done
+    # The gateway phase's gateway starts now, its JVM's start overlapping the load client's last seconds.
+    start_gateway
     # The client stops sending after its count; orders that died with the engine are never answered, so it is told
     # to stop (the end of its input) once it sends no more, and then prints its last stats.
     local i
@@ -468,8 +481,6 @@ engine_phase() {
         kill -0 "$LOAD" 2>/dev/null || break
         sleep 0.5
     done
-    fd=${STDIN_FD[engine-$((CYCLES + 1))]}
-    exec {fd}>&-
     local stats
     stats=$(grep -E '^STATS client ' "$WORK/load.log" | tail -1 || true)
     field() { grep -oE "(^| )$1=[0-9]+" <<<"$stats" | head -1 | sed 's/.*=//'; }
@@ -502,8 +513,156 @@ await_connected_to() {
     return 1
 }
 
+# ---------------------------------------------------------------------------------------------------------------
+# The gateway on its own host, in front of the same engine; a trading client on another host logs on over WebSocket
+# and trades at a fixed rate. The gateway is killed with kill -9 while orders flow and restarted on its journal a
+# second later; the client's sessions reconnect and resume, and it checks that every sequence number and every
+# execution report arrived exactly once and in order.
+
+GW_SENT=0 GW_REPORTS_RECEIVED=0 GW_RESENT=0 GW_LOST=0 GW_DUPLICATED=0
+
+start_gateway() {
+    GATEWAY_LOGS+=("gateway-$((${#GATEWAY_LOGS[@]} + 1))")
+    start_on gw "${GATEWAY_LOGS[-1]}" GW gateway --server.port=8080 --warpbus.gateway.trading.port=8081 \
+        --warpbus.gateway.name=tbgw --warpbus.gateway.origin="$GW_ORIGIN" \
+        --warpbus.gateway.credentials-file="$WORK/gateway/credentials.json" \
+        --warpbus.gateway.journal.directory="$WORK/gateway/journal" \
+        --warpbus.gateway.bus-directory="$WORK/bus" \
+        --warpbus.gateway.sessions.max-sessions=16 \
+        --warpbus.gateway.channels.order-entry="$GW_ORDERS" \
+        --warpbus.gateway.channels.execution-reports="$GW_REPORTS" \
+        --warpbus.gateway.channels.market-data="warp:iwarp?endpoint=${ADDR[eng]}:40400|stream=1003|name=tbgw-md" \
+        --warpbus.gateway.channels.snapshots="warp:iwarp?endpoint=${ADDR[eng]}:40400|stream=1004|name=tbgw-snapshots" \
+        --logging.level.root=WARN
+}
+
+# Is the gateway ready (its readiness health answers 200: engine connected both ways, caught up, journal ok)? Asked
+# from the trader's host over the bridge, with bash's /dev/tcp (no curl needed).
+gateway_ready() {
+    ip netns exec "$(ns trader)" timeout 2 bash -c "exec 3<>/dev/tcp/${ADDR[gw]}/8080 &&
+        printf 'GET /actuator/health/readiness HTTP/1.0\r\nHost: ${ADDR[gw]}\r\n\r\n' >&3 && head -1 <&3" \
+        2>/dev/null | grep -q ' 200 '
+}
+
+await_gateway_ready() {
+    local since_ms="$1" limit_s="$2"
+    local deadline=$(( $(now_ms) + limit_s * 1000 ))
+    while (( $(now_ms) < deadline )); do
+        if gateway_ready; then
+            echo $(( $(now_ms) - since_ms ))
+            return 0
+        fi
+        kill -0 "$GW" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "timeout"
+    return 1
+}
+
+gateway_phase() {
+    if ((${#GATEWAY_LOGS[@]} == 0)) || ! kill -0 "$ENG" 2>/dev/null; then
+        say "gateway phase: not run (the engine phase did not get that far)"
+        FAILED=1
+        return
+    fi
+    local ms since
+    if ! ms=$(await_gateway_ready "$(now_ms)" 120); then
+        say "the gateway did not become ready: $(tail -5 "$WORK/${GATEWAY_LOGS[-1]}.log" | tr '\n' ' ')"
+        FAILED=1
+        return
+    fi
+    say "gateway phase: gateway on gw ready (ws://${ADDR[gw]}:8081/ws); trading client on trader: 2 sessions, $GW_RATE orders/s on LOAD1"
+    start_on_held_stdin trader trader TRADER trader --url "ws://${ADDR[gw]}:8081/ws" --user "$GW_USER" \
+        --password-file "$GW_PASSWORD_FILE" --accounts 7001,7002 --instrument LOAD1 --reference 100.00 \
+        --sessions 2 --rate "$GW_RATE" --settle-ms 8000 --reconnect-timeout 90
+    if ! await_line trader '^READY trader' "$(now_ms)" 90 >/dev/null; then
+        say "the trading client did not start: $(tail -3 "$WORK/trader.log" | tr '\n' ' ')"
+        FAILED=1
+        return
+    fi
+    local cycle
+    for ((cycle = 1; cycle <= CYCLES; cycle++)); do
+        sleep 4
+        FAULTS=$((FAULTS + 1))
+        say "fault $FAULTS: kill -9 the gateway (pid $GW) while orders flow, restart it on its journal 1 s later"
+        kill -9 "$GW"
+        wait "$GW" 2>/dev/null || true
+        sleep 1
+        since=$(now_ms)
+        start_gateway
+        if ms=$(await_gateway_ready "$since" 120); then
+            RECOVERY+=("gateway kill -9 and restart: gateway ready on its journal in ${ms} ms")
+            say "  gateway ready ${ms} ms after its restart"
+        else
+            RECOVERY+=("gateway kill -9 and restart: gateway not ready within 120 s")
+            say "  the gateway did not come back: $(tail -5 "$WORK/${GATEWAY_LOGS[-1]}.log" | tr '\n' ' ')"
+            FAILED=1
+            break
+        fi
+        # Both sessions resumed: a RESUMED line each per kill.
+        local deadline=$(( $(now_ms) + 60000 )) resumed=0
+        while (( $(now_ms) < deadline )); do
+            resumed=$(grep -c '^RESUMED trader ' "$WORK/trader.log" || true)
+            ((resumed >= 2 * cycle)) && break
+            sleep 0.1
+        done
+        if ((resumed >= 2 * cycle)); then
+            ms=$(( $(now_ms) - since ))
+            RECOVERY+=("gateway kill -9 and restart: both trading sessions resumed ${ms} ms after the restart")
+            say "  both trading sessions resumed ${ms} ms after the restart: $(grep '^RESUMED trader ' "$WORK/trader.log" | tail -2 | cut -d' ' -f3- | tr '\n' ';')"
+        else
+            RECOVERY+=("gateway kill -9 and restart: the trading sessions did not resume within 60 s")
+            say "  the trading sessions did not resume within 60 s: $(tail -3 "$WORK/trader.log" | tr '\n' ' ')"
+            FAILED=1
+        fi
+    done
+    sleep 4
+    # The end of its input stops the client: it waits for its answers, cancels its resting orders, logs out and
+    # prints its verdict.
+    local fd=${STDIN_FD[trader]} i
+    exec {fd}>&-
+    for ((i = 0; i < 120; i++)); do
+        kill -0 "$TRADER" 2>/dev/null || break
+        sleep 0.5
+    done
+    local rc=0
+    wait "$TRADER" 2>/dev/null || rc=$?
+    kill -TERM "$GW" 2>/dev/null || true
+    local result
+    result=$(grep -E '^RESULT trader ' "$WORK/trader.log" | tail -1 || true)
+    if [[ -z "$result" ]]; then
+        say "the trading client printed no result (exit $rc): $(tail -5 "$WORK/trader.log" | tr '\n' ' ')"
+        FAILED=1
+        return
+    fi
+    trader_field() { grep -oE "(^| )$1=[0-9]+" <<<"$result" | head -1 | sed 's/.*=//'; }
+    GW_SENT=$(trader_field sent)
+    GW_REPORTS_RECEIVED=$(trader_field reports)
+    GW_RESENT=$(trader_field resent)
+    GW_LOST=$(trader_field lost)
+    GW_DUPLICATED=$(trader_field duplicated)
+    grep -E '^trader: ' "$WORK/trader.log" | head -20 | sed 's/^/  /' | tee -a "$LOG" || true
+    say "trading client: sent $GW_SENT requests, $(trader_field answered) answered, $GW_REPORTS_RECEIVED execution reports ($(trader_field fills) fills, $(trader_field rejects_505) rejected 505 by the restarted gateway), $GW_RESENT messages resent after resumes, $(trader_field gap_filled) numbers gap-filled; sequence numbers missing $(trader_field seq_missing), twice $(trader_field seq_duplicates); exec id gaps $(trader_field exec_id_gaps) up to $(trader_field max_exec_id); unanswered $(trader_field unanswered), in doubt (in flight when the gateway died, never answered) $(trader_field in_doubt); not sent while down $(trader_field not_sent_down); lost $GW_LOST, duplicated $GW_DUPLICATED (exit $rc)"
+    if ((rc != 0)); then
+        FAILED=1
+    fi
+}
+
 ENGINE_RATE=2000
+# The gateway phase's route at the engine: the gateway publishes its orders at its own host, the engine answers on
+# a report stream of the route at its endpoint.
+GW_ORIGIN=1
+GW_ORDERS="warp:iwarp?endpoint=${ADDR[gw]}:40500|stream=1011|name=tbgw-orders"
+GW_REPORTS="warp:iwarp?endpoint=${ADDR[eng]}:40400|stream=1012|name=tbgw-reports"
+GATEWAY_LOGS=()
+GW_RATE=100
 engine_phase
+gateway_phase
+# The engine stops at the end of its input.
+if [[ -n "${STDIN_FD[engine-$((CYCLES + 1))]:-}" ]]; then
+    fd=${STDIN_FD[engine-$((CYCLES + 1))]}
+    exec {fd}>&-
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # The verdict
@@ -581,6 +740,13 @@ SENT=$((SENT + ${ENGINE_SENT:-0}))
 RECEIVED=$((RECEIVED + ${ENGINE_REPORTS:-0}))
 REPAIRED=$((REPAIRED + ${ENGINE_RESENT:-0}))
 LOST=$((LOST + ${ENGINE_GAPS:-0}))
+# The gateway's trading client: requests sent, execution reports received, messages the resumed sessions got again
+# from the gateway's journal (repaired), and its own lost and duplicated counts.
+SENT=$((SENT + ${GW_SENT:-0}))
+RECEIVED=$((RECEIVED + ${GW_REPORTS_RECEIVED:-0}))
+REPAIRED=$((REPAIRED + ${GW_RESENT:-0}))
+LOST=$((LOST + ${GW_LOST:-0}))
+DUPLICATED=$((DUPLICATED + ${GW_DUPLICATED:-0}))
 LINE="testbed: faults $FAULTS, sent $SENT, received $RECEIVED, repaired $REPAIRED, lost $LOST, duplicated $DUPLICATED"
 echo "$LINE" | tee -a "$LOG"
 if ((LOST > 0 || DUPLICATED > 0 || FAILED != 0)); then

@@ -148,7 +148,10 @@ class ComposeFileTest
             }
             final Path dockerfile = DeployFiles.file(service.path("build").path("dockerfile").asString());
             assertTrue(Files.isRegularFile(dockerfile), name + ": " + dockerfile);
-            final Set<Integer> exposed = DockerfileTest.exposed(Dockerfile.parse(dockerfile));
+            final String target = service.path("build").path("target").asString();
+            assertTrue(DockerfileTest.SERVICES.contains(target), name + ": build target '" + target + "' is none of " +
+                DockerfileTest.SERVICES);
+            final Set<Integer> exposed = DockerfileTest.exposed(Dockerfile.parse(dockerfile).target(target));
             final Set<Integer> listens = new TreeSet<>();
             final List<String> words = new ArrayList<>();
             service.path("command").forEach((w) -> words.add(w.asString()));

@@ -151,4 +151,33 @@ final class Dockerfile
     {
         return stages.stream().filter((s) -> name.equals(s.name)).findFirst().orElse(null);
     }
+
+    /**
+     * A target as {@code docker build --target NAME} builds it: the named stage on top of the stages it is built
+     * {@code FROM}, flattened into one: the image is the base image of the first stage of the chain, the instructions
+     * are those of every stage of the chain, base first.
+     */
+    Stage target(final String name)
+    {
+        final Stage top = stage(name);
+        if (null == top)
+        {
+            throw new IllegalStateException(path + ": no stage named " + name);
+        }
+        final List<Stage> chain = new ArrayList<>();
+        for (Stage stage = top; null != stage; stage = stage(stage.image))
+        {
+            if (chain.size() > stages.size())
+            {
+                throw new IllegalStateException(path + ": stage " + name + " is built from itself");
+            }
+            chain.add(0, stage);
+        }
+        final List<Instruction> instructions = new ArrayList<>();
+        for (final Stage stage : chain)
+        {
+            instructions.addAll(stage.instructions);
+        }
+        return new Stage(chain.get(0).image, top.name, instructions);
+    }
 }

@@ -16,9 +16,9 @@
 package io.warpbus.deploy;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -33,39 +33,62 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Dockerfiles in docker/, read by {@link Dockerfile} as {@code docker build} would (no Docker engine runs
- * here): a multi-stage build with the Maven wrapper onto a JRE 17, every file they copy present in the checkout
- * and sent in the build context, an unprivileged user, a health check, the launcher as entry point so that the JVM
- * flags come from config/jvm.args, and the ports the service listens on exposed.
+ * The images' one Dockerfile, docker/Dockerfile, read by {@link Dockerfile} as {@code docker build} would (no Docker
+ * engine runs here): one build stage with the Maven wrapper on JDK 17, shared by every image, and a target per image
+ * on a JRE 17; every file they copy present in the checkout and sent in the build context, an unprivileged user, a
+ * health check, the launcher as entry point so that the JVM flags come from config/jvm.args, and the ports the
+ * service listens on exposed.
  */
 @Timeout(60)
 class DockerfileTest
 {
     static final List<String> SERVICES = List.of("engine", "gateway", "recorder", "tools");
-    private static final Pattern MODULE = Pattern.compile("-pl (\\S+) ");
+    /** The module whose jars and runtime class path each image runs. */
+    static final Map<String, String> MODULES = Map.of("engine", "matching-demo", "gateway", "gateway", "recorder",
+        "bus-metrics", "tools", "matching-demo");
+    static final String DOCKERFILE = "docker/Dockerfile";
+    private static final Pattern MODULE_LIST = Pattern.compile("-pl (\\S+) ");
 
     @Test
-    void shouldBuildWithTheMavenWrapperOnJdk17AndRunOnJre17()
+    void shouldBuildOnceWithTheMavenWrapperOnJdk17AndRunEachImageOnJre17()
     {
+        final Dockerfile dockerfile = dockerfile();
+        final Dockerfile.Stage build = dockerfile.stage("build");
+        assertNotNull(build, dockerfile.path + ": no stage named build");
+        assertEquals("eclipse-temurin:17-jdk", build.image(), dockerfile.path.toString());
+        assertEquals(1, dockerfile.stages.stream().filter((s) -> s.image().endsWith("-jdk")).count(),
+            dockerfile.path + ": one build stage, shared by every image");
+        final String run = String.join(" ", build.all("RUN").stream().map(Dockerfile.Instruction::arguments)
+            .toList());
+        assertTrue(run.contains("./mvnw -B "), dockerfile.path + ": the build does not use the Maven wrapper");
+        assertTrue(run.contains("-DskipTests") && run.contains(" package"), run);
+        final Matcher modules = MODULE_LIST.matcher(run);
+        assertTrue(modules.find(), run);
+        final List<String> built = List.of(modules.group(1).split(","));
+        for (final String module : built)
+        {
+            assertTrue(Files.isRegularFile(DeployFiles.file(module + "/pom.xml")), run);
+        }
+        assertTrue(run.contains("for module in " + String.join(" ", built) + "; do"), run);
+        assertTrue(run.contains("<\"$module/target/classpath.txt\"") &&
+            run.contains("cp \"$module/target/$module\"-*.jar \"/opt/warpbus/$module/lib/\""),
+            dockerfile.path + ": each module's jar and runtime class path go to /opt/warpbus/MODULE/lib: " + run);
         for (final String service : SERVICES)
         {
-            final Dockerfile dockerfile = dockerfile(service);
-            assertTrue(dockerfile.stages.size() >= 2, dockerfile.path + ": not multi-stage");
-            final Dockerfile.Stage build = dockerfile.stage("build");
-            assertNotNull(build, dockerfile.path + ": no stage named build");
-            assertEquals("eclipse-temurin:17-jdk", build.image(), dockerfile.path.toString());
-            assertEquals("eclipse-temurin:17-jre", dockerfile.finalStage().image(), dockerfile.path.toString());
-
-            final String run = String.join(" ", build.all("RUN").stream().map(Dockerfile.Instruction::arguments)
-                .toList());
-            assertTrue(run.contains("./mvnw -B "), dockerfile.path + ": the build does not use the Maven wrapper");
-            assertTrue(run.contains("-DskipTests") && run.contains("dependency:copy-dependencies"), run);
-            final Matcher module = MODULE.matcher(run);
-            assertTrue(module.find(), run);
-            assertTrue(Files.isRegularFile(DeployFiles.file(module.group(1) + "/pom.xml")), run);
-            final String jar = module.group(1) + "/target/" + module.group(1) + "-*.jar";
-            assertTrue(run.contains("cp " + jar + " /opt/warpbus/lib/"),
-                dockerfile.path + ": the module's own jar is not copied: " + run);
+            final Dockerfile.Stage image = image(service);
+            assertEquals("eclipse-temurin:17-jre", image.image(), service);
+            final String module = MODULES.get(service);
+            assertTrue(built.contains(module), service + ": " + module + " is not built: " + run);
+            assertTrue(image.all("COPY").stream().anyMatch((c) -> c.words().equals(List.of("--from=build",
+                "/opt/warpbus/" + module + "/lib", "/opt/warpbus/lib"))), service + ": does not take " + module +
+                "'s jars from the build stage");
+            assertTrue(image.all("RUN").stream().noneMatch((r) -> r.arguments().contains("mvnw")),
+                service + ": builds on its own");
+        }
+        for (final String service : SERVICES)
+        {
+            assertFalse(Files.exists(DeployFiles.file("docker/" + service + "/Dockerfile")),
+                "docker/" + service + "/Dockerfile: the images have one Dockerfile, " + DOCKERFILE);
         }
     }
 
@@ -73,55 +96,52 @@ class DockerfileTest
     void shouldCopyOnlyWhatTheCheckoutHasAndTheBuildContextSends()
     {
         final List<String> ignored = ignoredPatterns();
-        for (final String service : SERVICES)
+        final Dockerfile dockerfile = dockerfile();
+        final Set<String> stagesSoFar = new TreeSet<>();
+        for (final Dockerfile.Stage stage : dockerfile.stages)
         {
-            final Dockerfile dockerfile = dockerfile(service);
-            final Set<String> stagesSoFar = new TreeSet<>();
-            for (final Dockerfile.Stage stage : dockerfile.stages)
+            for (final Dockerfile.Instruction copy : stage.instructions())
             {
-                for (final Dockerfile.Instruction copy : stage.instructions())
+                if (!"COPY".equals(copy.keyword()) && !"ADD".equals(copy.keyword()))
                 {
-                    if (!"COPY".equals(copy.keyword()) && !"ADD".equals(copy.keyword()))
+                    continue;
+                }
+                final List<String> sources = new ArrayList<>();
+                String from = null;
+                for (final String word : copy.words())
+                {
+                    if (word.startsWith("--from="))
                     {
-                        continue;
+                        from = word.substring("--from=".length());
                     }
-                    final List<String> sources = new ArrayList<>();
-                    String from = null;
-                    for (final String word : copy.words())
+                    else if (!word.startsWith("--"))
                     {
-                        if (word.startsWith("--from="))
-                        {
-                            from = word.substring("--from=".length());
-                        }
-                        else if (!word.startsWith("--"))
-                        {
-                            sources.add(word);
-                        }
-                    }
-                    final String where = dockerfile.path + ":" + copy.line() + " " + copy.keyword() + " " +
-                        copy.arguments();
-                    assertTrue(sources.size() >= 2, where);
-                    sources.remove(sources.size() - 1);
-                    if (null != from)
-                    {
-                        assertTrue(stagesSoFar.contains(from), where + ": no earlier stage " + from);
-                        continue;
-                    }
-                    for (final String source : sources)
-                    {
-                        assertTrue(Files.exists(DeployFiles.file(source)), where + ": " + source +
-                            " is not in the checkout");
-                        for (final String pattern : ignored)
-                        {
-                            assertFalse(source.equals(pattern) || source.startsWith(pattern + "/"),
-                                where + ": " + source + " is left out of the build context by .dockerignore");
-                        }
+                        sources.add(word);
                     }
                 }
-                if (null != stage.name())
+                final String where = dockerfile.path + ":" + copy.line() + " " + copy.keyword() + " " +
+                    copy.arguments();
+                assertTrue(sources.size() >= 2, where);
+                sources.remove(sources.size() - 1);
+                if (null != from)
                 {
-                    stagesSoFar.add(stage.name());
+                    assertTrue(stagesSoFar.contains(from), where + ": no earlier stage " + from);
+                    continue;
                 }
+                for (final String source : sources)
+                {
+                    assertTrue(Files.exists(DeployFiles.file(source)), where + ": " + source +
+                        " is not in the checkout");
+                    for (final String pattern : ignored)
+                    {
+                        assertFalse(source.equals(pattern) || source.startsWith(pattern + "/"),
+                            where + ": " + source + " is left out of the build context by .dockerignore");
+                    }
+                }
+            }
+            if (null != stage.name())
+            {
+                stagesSoFar.add(stage.name());
             }
         }
     }
@@ -135,9 +155,8 @@ class DockerfileTest
         assertTrue(launcher.contains("WARPBUS_CLASSPATH"), "the launcher's prebuilt mode");
         for (final String service : SERVICES)
         {
-            final Dockerfile dockerfile = dockerfile(service);
-            final Dockerfile.Stage image = dockerfile.finalStage();
-            final String where = dockerfile.path.toString();
+            final Dockerfile.Stage image = image(service);
+            final String where = DOCKERFILE + " --target " + service;
 
             final Dockerfile.Instruction user = image.last("USER");
             assertNotNull(user, where + ": no USER");
@@ -167,7 +186,7 @@ class DockerfileTest
                 ", which the image does not have");
             if (command.get(0).endsWith("healthcheck.sh"))
             {
-                assertTrue(exposed(dockerfile).contains(Integer.parseInt(command.get(1))),
+                assertTrue(exposed(image).contains(Integer.parseInt(command.get(1))),
                     where + ": the health check's port " + command.get(1) + " is not exposed");
             }
             assertTrue(image.all("VOLUME").stream().anyMatch((v) -> v.arguments().contains("/var/run/warpbus")),
@@ -178,29 +197,37 @@ class DockerfileTest
     @Test
     void shouldExposeWhatTheServiceListensOn()
     {
-        assertEquals(Set.of(40400, 9101), exposed(dockerfile("engine")));
-        assertEquals(Set.of(8080, 8081, 40500), exposed(dockerfile("gateway")));
-        assertEquals(Set.of(40600, 9102), exposed(dockerfile("recorder")));
-        assertEquals(Set.of(40300), exposed(dockerfile("tools")));
+        assertEquals(Set.of(40400, 9101), exposed(image("engine")));
+        assertEquals(Set.of(8080, 8081, 40500), exposed(image("gateway")));
+        assertEquals(Set.of(40600, 9102), exposed(image("recorder")));
+        assertEquals(Set.of(40300), exposed(image("tools")));
         // The gateway's own defaults are the ports it exposes.
-        final String gateway = String.join(" ", dockerfile("gateway").finalStage().all("ENV").stream()
+        final String gateway = String.join(" ", image("gateway").all("ENV").stream()
             .map(Dockerfile.Instruction::arguments).toList());
         assertTrue(gateway.contains("SERVER_PORT=8080") && gateway.contains("WARPBUS_GATEWAY_TRADING_PORT=8081"),
             gateway);
         // The engine's default command listens where the image says.
-        final List<String> engine = dockerfile("engine").finalStage().last("CMD").execForm();
+        final List<String> engine = image("engine").last("CMD").execForm();
         assertEquals("0.0.0.0:9101", engine.get(engine.indexOf("--metrics") + 1));
     }
 
-    static Dockerfile dockerfile(final String service)
+    static Dockerfile dockerfile()
     {
-        return Dockerfile.parse(DeployFiles.file("docker/" + service + "/Dockerfile"));
+        return Dockerfile.parse(DeployFiles.file(DOCKERFILE));
     }
 
-    static Set<Integer> exposed(final Dockerfile dockerfile)
+    /**
+     * An image as {@code docker build --target SERVICE} builds it: its stage on top of the shared run stage.
+     */
+    static Dockerfile.Stage image(final String service)
+    {
+        return dockerfile().target(service);
+    }
+
+    static Set<Integer> exposed(final Dockerfile.Stage image)
     {
         final Set<Integer> ports = new TreeSet<>();
-        for (final Dockerfile.Instruction expose : dockerfile.finalStage().all("EXPOSE"))
+        for (final Dockerfile.Instruction expose : image.all("EXPOSE"))
         {
             for (final String word : expose.words())
             {
@@ -238,10 +265,5 @@ class DockerfileTest
         assertTrue(DeployFiles.read(DeployFiles.file(".dockerignore")).contains("**/target"),
             ".dockerignore leaves out build output");
         return patterns;
-    }
-
-    static Path dockerfilePath(final String service)
-    {
-        return DeployFiles.file("docker/" + service + "/Dockerfile");
     }
 }

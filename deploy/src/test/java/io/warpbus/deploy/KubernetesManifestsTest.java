@@ -424,11 +424,11 @@ class KubernetesManifestsTest
                 final Matcher matcher = IMAGE.matcher(container.getImage());
                 assertTrue(matcher.matches(), name + ": image " + container.getImage() + " is not " + IMAGE);
                 final String image = matcher.group(3);
-                final Set<Integer> exposed = DockerfileTest.exposed(DockerfileTest.dockerfile(image));
+                final Set<Integer> exposed = DockerfileTest.exposed(DockerfileTest.image(image));
                 for (final ContainerPort port : container.getPorts())
                 {
                     assertTrue(exposed.contains(port.getContainerPort()), entry.getKey() + "/" + container.getName() +
-                        ": port " + port.getContainerPort() + " is not exposed by docker/" + image + "/Dockerfile");
+                        ": port " + port.getContainerPort() + " is not exposed by docker/Dockerfile's target " + image);
                 }
             }
             final Container main = pod.getContainers().get(0);

@@ -144,6 +144,7 @@ try
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
             '--disable-background-networking', '--disable-component-update', '--disable-sync'],
         viewport: { width: 1440, height: 900 },
+        colorScheme: 'dark',
         timeout: 30_000,
     });
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -159,10 +160,22 @@ try
         {
             throw new Error(`GET / answered ${response.status()}`);
         }
-        const sources = [await response.text()];
-        for (const path of ['main.js', 'connection.js', 'ops.js'])
+        const html = await response.text();
+        // The page as Vite built it: index.html and the bundles it loads (scripts, styles, source maps).
+        const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]);
+        if (!assets.some((path) => path.endsWith('.js')))
         {
-            sources.push(await (await alice.request.get(`${proxied}assets/js/${path}`)).text());
+            throw new Error(`index.html loads no script from /assets: ${assets}`);
+        }
+        const sources = [html];
+        for (const path of assets.flatMap((path) => path.endsWith('.js') ? [path, `${path}.map`] : [path]))
+        {
+            const asset = await alice.request.get(`${proxied}${path}`);
+            if (200 !== asset.status())
+            {
+                throw new Error(`GET /${path} answered ${asset.status()}`);
+            }
+            sources.push(await asset.text());
         }
         for (const secret of [process.env.ALICE_PASSWORD, process.env.BOB_PASSWORD, process.env.ADMIN_PASSWORD])
         {
@@ -171,6 +184,37 @@ try
                 throw new Error('a password appears in the page source');
             }
         }
+    });
+
+    await step('the theme follows the system until the toggle picks one, which is remembered', async () =>
+    {
+        const look = () => alice.evaluate(() => [document.documentElement.dataset.theme,
+            getComputedStyle(document.body).backgroundColor, localStorage.getItem('warpbus-theme')]);
+        const [dark, darkBackground, storedBefore] = await look();
+        if ('dark' !== dark || null !== storedBefore)
+        {
+            throw new Error(`with a dark system preference the page is ${dark} (stored ${storedBefore})`);
+        }
+        await alice.emulateMedia({ colorScheme: 'light' });
+        await waitFor(alice, 'the light theme from the system', () =>
+            'light' === document.documentElement.dataset.theme);
+        await alice.click('#theme');
+        const [picked, pickedBackground, stored] = await look();
+        if ('dark' !== picked || 'dark' !== stored || pickedBackground !== darkBackground)
+        {
+            throw new Error(`the toggle gave ${picked} (stored ${stored}, background ${pickedBackground})`);
+        }
+        await alice.click('#theme');
+        const [light, lightBackground] = await look();
+        if ('light' !== light || lightBackground === darkBackground)
+        {
+            throw new Error(`the second toggle gave ${light} with background ${lightBackground}`);
+        }
+        await alice.emulateMedia({ colorScheme: 'dark' });
+        await alice.reload();
+        await waitFor(alice, 'the remembered light theme after a reload under a dark system preference', () =>
+            'light' === document.documentElement.dataset.theme &&
+            'light' === localStorage.getItem('warpbus-theme'));
     });
 
     await step('logon with a wrong password shows the gateway reason', async () =>
@@ -355,6 +399,10 @@ try
             null !== document.querySelector('#bus-health dd[data-name="messages.received"]') &&
             document.getElementById('subscriptions').textContent.includes('market data') &&
             document.getElementById('gateway-counters').textContent.includes('engine connected'));
+        await waitFor(bob, "the engine's match latency chart and counters", () =>
+            Number(document.getElementById('engine-latency-chart').dataset.points) > 0 &&
+            Number(document.querySelector('#engine-counters dd[data-name="commands"]')?.textContent
+                .replace(/[^0-9]/g, '')) > 0);
         await bob.screenshot({ path: join(artifacts, 'operations-view.png'), fullPage: true });
     });
 

@@ -1,7 +1,8 @@
 // Screenshots of the web page for the docs, taken from a running gateway (e.g. `./warpbus demo`): both views, in the
 // dark and the light theme. Not a test. Environment: PAGE_URL (the demo's `gateway page`), PAGE_USER,
 // PAGE_PASSWORD (an admin, as the demo user is), OUT (a directory), CHROMIUM (default /usr/bin/chromium),
-// SYMBOL (optional: the instrument to show).
+// SYMBOL (optional: the instrument to show), SCALE (optional: the device pixel ratio, e.g. 0.6944 for images 1000
+// pixels wide from the 1440 x 900 window) and FORMAT (optional: png, the default, or jpeg at quality 80).
 
 import { chromium } from 'playwright-core';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -22,7 +23,11 @@ const context = await chromium.launchPersistentContext(userDataDir, {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: Number(process.env.SCALE || 1),
 });
+const format = 'jpeg' === process.env.FORMAT ? 'jpeg' : 'png';
+const shot = (name) => ({ path: join(out, `${name}.${'jpeg' === format ? 'jpg' : 'png'}`), type: format,
+    ...('jpeg' === format ? { quality: 80 } : {}) });
 try
 {
     context.setDefaultTimeout(15_000);
@@ -42,26 +47,31 @@ try
     {
         await page.evaluate((name) =>
         {
-            document.documentElement.dataset.theme = name;
-            window.warpbus.markDirty();
+            if (name !== document.documentElement.dataset.theme)
+            {
+                document.getElementById('theme').click();
+            }
         }, theme);
         await page.waitForTimeout(1_500);
-        await page.screenshot({ path: join(out, `trade-${theme}.png`) });
+        await page.screenshot(shot(`trade-${theme}`));
     }
     await page.evaluate(() =>
     {
         location.hash = '#ops';
     });
-    await page.waitForFunction(() => Number(document.getElementById('latency-chart').dataset.points) > 5);
+    await page.waitForFunction(() => Number(document.getElementById('latency-chart').dataset.points) > 5,
+        null, { timeout: 30_000 });
     for (const theme of ['dark', 'light'])
     {
         await page.evaluate((name) =>
         {
-            document.documentElement.dataset.theme = name;
-            window.warpbus.operations.redraw();
+            if (name !== document.documentElement.dataset.theme)
+            {
+                document.getElementById('theme').click();
+            }
         }, theme);
         await page.waitForTimeout(1_500);
-        await page.screenshot({ path: join(out, `operations-${theme}.png`), fullPage: true });
+        await page.screenshot({ ...shot(`operations-${theme}`), fullPage: true });
     }
     console.log(`screenshots in ${out}`);
 }

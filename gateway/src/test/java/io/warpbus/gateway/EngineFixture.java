@@ -15,13 +15,21 @@
  */
 package io.warpbus.gateway;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
 import io.warpbus.demo.AppCounters;
 import io.warpbus.demo.service.EngineContext;
 import io.warpbus.demo.service.EngineService;
+import io.warpbus.demo.service.EngineStats;
+import io.warpbus.demo.service.MetricsServer;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -31,7 +39,9 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * A real matching engine for the gateway's tests: the engine service on its own bus and thread in the test's JVM,
  * with a default route for a direct client on the bus (orders on {@link #directOrderEntry()}) and one route per
  * gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
- * engine's endpoint), market data on 1003 and snapshots on 1004.
+ * engine's endpoint), market data on 1003 and snapshots on 1004. Its HTTP side ({@link MetricsServer}: {@code
+ * stats.json}, {@code /metrics}) listens on a free loopback port, its statistics sampled every
+ * {@value #STATS_INTERVAL_MS} ms, and the gateways are pointed at it for the operations view's engine figures.
  */
 final class EngineFixture implements AutoCloseable
 {
@@ -43,6 +53,12 @@ final class EngineFixture implements AutoCloseable
     private final AppCounters counters;
     private final EngineService service;
     private final AgentRunner runner;
+    private final EngineStats stats;
+    private final MetricsServer metrics;
+    private final ScheduledExecutorService statsSampler;
+
+    /** Longer than the gateway's one-second reads, so each engine interval is read at least once. */
+    static final long STATS_INTERVAL_MS = 2_000;
 
     /**
      * Start an engine for some gateways.
@@ -83,6 +99,33 @@ final class EngineFixture implements AutoCloseable
         runner = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000, 100_000), Throwable::printStackTrace,
             null, service);
         AgentRunner.startOnThread(runner);
+        stats = new EngineStats(service, System.nanoTime());
+        try
+        {
+            metrics = new MetricsServer(new InetSocketAddress("127.0.0.1", 0), service, stats);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("the engine's HTTP side cannot listen on 127.0.0.1", ex);
+        }
+        statsSampler = Executors.newSingleThreadScheduledExecutor((task) ->
+        {
+            final Thread thread = new Thread(task, "engine-fixture-stats");
+            thread.setDaemon(true);
+            return thread;
+        });
+        statsSampler.scheduleAtFixedRate(() -> stats.sample(System.nanoTime()), STATS_INTERVAL_MS,
+            STATS_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The engine's HTTP address, as the demo's banner gives it ({@code engine page}).
+     *
+     * @return {@code http://127.0.0.1:PORT/}.
+     */
+    String engineUrl()
+    {
+        return "http://127.0.0.1:" + metrics.address().getPort() + "/";
     }
 
     String directOrderEntry()
@@ -129,6 +172,7 @@ final class EngineFixture implements AutoCloseable
             "--warpbus.gateway.channels.execution-reports=" + reports(origin),
             "--warpbus.gateway.channels.market-data=" + marketData(),
             "--warpbus.gateway.channels.snapshots=" + snapshots(),
+            "--warpbus.gateway.operations.engine-url=" + engineUrl(),
         };
     }
 
@@ -146,6 +190,7 @@ final class EngineFixture implements AutoCloseable
     public void close()
     {
         service.stopRetrying();
-        CloseHelper.quietCloseAll(runner, bus, counters);
+        statsSampler.shutdownNow();
+        CloseHelper.quietCloseAll(metrics, runner, bus, counters);
     }
 }

@@ -92,15 +92,19 @@ class OperationsEndpointTest extends GatewayTestBase
                 answer[0] = JSON.readTree(response.body());
                 // The bus counters reach Micrometer on the binder's next refresh (every second), so the
                 // engine's subscriber to the order publication may be listed a sample after the rates.
+                // The engine's figures come from its HTTP side, sampled by the engine every two seconds.
                 return hasValue(answer[0].path("series").path("rttP50Us")) &&
                     maximum(answer[0].path("series").path("ordersPerS")) > 0 &&
-                    answer[0].path("publications").path(0).has("subscriber");
+                    answer[0].path("publications").path(0).has("subscriber") &&
+                    hasValue(answer[0].path("series").path("engineMatchP50Us")) &&
+                    answer[0].path("matchingEngine").path("counters").path("trades").asLong() >= 1;
             });
             final JsonNode operations = answer[0];
             final JsonNode series = operations.path("series");
             final int samples = series.path("timeMs").size();
             for (final String name : new String[] { "rttP50Us", "rttP99Us", "rttMaxUs", "ownP50Us", "ordersPerS",
-                "reportsPerS", "marketDataPerS", "busMessagesReceivedPerS", "backPressurePerS" })
+                "reportsPerS", "marketDataPerS", "busMessagesReceivedPerS", "backPressurePerS", "engineMatchP50Us",
+                "engineMatchP99Us", "engineMatchP999Us", "engineOrdersPerS", "engineTradesPerS" })
             {
                 assertEquals(samples, series.path(name).size(), name + " has a value or null per sample");
             }
@@ -108,6 +112,16 @@ class OperationsEndpointTest extends GatewayTestBase
             assertTrue(maximum(series.path("ordersPerS")) > 0, series.toString());
 
             assertTrue(operations.path("engine").path("engine connected").asBoolean(), operations.toString());
+            final JsonNode matchingEngine = operations.path("matchingEngine");
+            assertTrue(matchingEngine.path("error").isNull(), matchingEngine.toString());
+            assertEquals(engine().engineUrl() + "stats.json", matchingEngine.path("source").asString());
+            assertTrue(matchingEngine.path("counters").path("commands").asLong() >= 2, matchingEngine.toString());
+            assertTrue(matchingEngine.path("counters").has("backPressureEvents"), matchingEngine.toString());
+            assertTrue(maximum(series.path("engineMatchP99Us")) >= maximum(series.path("engineMatchP50Us")),
+                series.toString());
+            assertTrue(maximum(series.path("engineMatchP50Us")) < maximum(series.path("rttMaxUs")),
+                "a match takes less than the gateway's whole round trip: " + series);
+            assertTrue(maximum(series.path("engineOrdersPerS")) > 0, series.toString());
             assertTrue(operations.path("gateway").path("orders.sent").asLong() >= 2, operations.toString());
             assertTrue(operations.path("gateway").path("sessions.connected").asLong() >= 2, operations.toString());
             assertTrue(operations.path("bus").has("back.pressure.events"), operations.toString());

@@ -43,26 +43,34 @@ import static org.junit.jupiter.api.Assertions.fail;
  * reject an off-tick order the page let through, has its connection cut (a TCP proxy it runs in front of the
  * gateway) while another user fills its resting order, and checks that the page resumes with that fill shown once;
  * then a non-admin is refused the operations view and its endpoint, an admin sees its charts with data, and an
- * operator's end of the session logs the page off with the operator's reason. The page's
- * own logic (book building, gap detection, sequence tracking for resume, the order checks) is unit-tested first with
- * {@code node --test}. Screenshots and the browser's console go to {@code target/browser}.
+ * operator's end of the session logs the page off with the operator's reason. Then Debian's {@code firefox-esr},
+ * driven headless by {@code puppeteer-core} over WebDriver BiDi ({@code firefox-test.mjs}), logs on, watches the
+ * book, has a crossing order filled with its trade on the tape and the chart, and shows an admin the operations view.
+ * The page is the one the build made from {@code src/main/web} (TypeScript, Vite) into
+ * {@code target/classes/static}; its own logic (book building, gap detection, the session's resume, the order
+ * checks) is unit-tested by vitest in the build's test phase. Screenshots and the browser's console go to
+ * {@code target/browser}.
  *
- * <p>Needs {@code node}, {@code /usr/bin/chromium} and {@code npm ci} run in {@code src/test/browser}: without them
+ * <p>Needs {@code node}, {@code /usr/bin/chromium}, {@code /usr/bin/firefox-esr} and {@code npm ci} run in
+ * {@code src/test/browser}: without them
  * the test is skipped with the reason, except with {@code WARPBUS_CI=1}, where it fails.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @Tag("browser")
-@Timeout(420)
+@Timeout(600)
 class WebPageBrowserTest extends GatewayTestBase
 {
     static final Path BROWSER_DIR = Path.of("src", "test", "browser").toAbsolutePath();
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path FIREFOX = Path.of("/usr/bin/firefox-esr");
     static final Path ARTIFACTS = Path.of("target", "browser").toAbsolutePath();
-    static final long UNIT_TIMEOUT_S = 60;
+    static final Path BUILT_PAGE = Path.of("target", "classes", "static", "index.html").toAbsolutePath();
     static final long PAGE_TIMEOUT_S = 270;
+    static final long FIREFOX_TIMEOUT_S = 230;
     static final String[] STEPS = {
         "page served without credentials in its source",
+        "the theme follows the system until the toggle picks one, which is remembered",
         "logon with a wrong password shows the gateway reason",
         "logon",
         "ladder shows levels",
@@ -78,6 +86,12 @@ class WebPageBrowserTest extends GatewayTestBase
         "logout",
         "an operator ending the session logs the page off with the reason, without reconnecting",
     };
+    static final String[] FIREFOX_STEPS = {
+        "firefox: logon with a wrong password shows the gateway reason, then logon",
+        "firefox: the book populates",
+        "firefox: a crossing order fills and its trade reaches the tape and the chart",
+        "firefox: the admin sees the operations view with charts of data",
+    };
 
     @DynamicPropertySource
     static void properties(final DynamicPropertyRegistry registry)
@@ -90,9 +104,6 @@ class WebPageBrowserTest extends GatewayTestBase
     {
         requirePrerequisites();
         Files.createDirectories(ARTIFACTS);
-        final List<String> unit = run(List.of("node", "--test", "unit/"), Map.of(), UNIT_TIMEOUT_S,
-            ARTIFACTS.resolve("unit-tests.log"));
-        assertTrue(unit.stream().anyMatch((line) -> line.startsWith("# fail 0")), String.join("\n", unit));
 
         try (TestClient carol = client())
         {
@@ -120,9 +131,26 @@ class WebPageBrowserTest extends GatewayTestBase
                 assertTrue(output.contains("PASS " + step), "step '" + step + "' did not pass:\n" + all);
             }
             assertTrue(output.contains("DONE"), all);
+
+            // The same page in Firefox, on the book chromium left: carol's bid of 10 at 99.00, asks at 101.50.
+            final List<String> firefox = run(List.of("node", "firefox-test.mjs"), Map.of(
+                "GATEWAY_HTTP", "http://127.0.0.1:" + port,
+                "ARTIFACTS", ARTIFACTS.toString(),
+                "FIREFOX", FIREFOX.toString(),
+                "ALICE_PASSWORD", "alice-pw",
+                "ADMIN_PASSWORD", "admin-pw"), FIREFOX_TIMEOUT_S, ARTIFACTS.resolve("firefox-test.log"));
+            final String firefoxAll = String.join("\n", firefox);
+            for (final String step : FIREFOX_STEPS)
+            {
+                assertTrue(firefox.contains("PASS " + step), "step '" + step + "' did not pass:\n" + firefoxAll);
+            }
+            assertTrue(firefox.contains("DONE"), firefoxAll);
         }
         assertTrue(Files.size(ARTIFACTS.resolve("trade-view.png")) > 10_000, "trade view screenshot");
         assertTrue(Files.size(ARTIFACTS.resolve("operations-view.png")) > 10_000, "operations view screenshot");
+        assertTrue(Files.size(ARTIFACTS.resolve("firefox-trade-view.png")) > 10_000, "firefox trade view screenshot");
+        assertTrue(Files.size(ARTIFACTS.resolve("firefox-operations-view.png")) > 10_000,
+            "firefox operations view screenshot");
     }
 
     private static void requirePrerequisites()
@@ -132,6 +160,15 @@ class WebPageBrowserTest extends GatewayTestBase
         {
             missing.add(CHROMIUM + " (apt-get install chromium)");
         }
+        if (!Files.isExecutable(FIREFOX))
+        {
+            missing.add(FIREFOX + " (apt-get install firefox-esr)");
+        }
+        if (!Files.isDirectory(BROWSER_DIR.resolve("node_modules").resolve("puppeteer-core")))
+        {
+            missing.add(BROWSER_DIR.resolve("node_modules").resolve("puppeteer-core") + " (npm ci in " + BROWSER_DIR +
+                ")");
+        }
         if (!Files.isDirectory(BROWSER_DIR.resolve("node_modules").resolve("playwright-core")))
         {
             missing.add(BROWSER_DIR.resolve("node_modules") + " (npm ci in " + BROWSER_DIR + ")");
@@ -139,6 +176,10 @@ class WebPageBrowserTest extends GatewayTestBase
         if (!onPath("node"))
         {
             missing.add("node on the PATH");
+        }
+        if (!Files.isRegularFile(BUILT_PAGE))
+        {
+            missing.add(BUILT_PAGE + " (built by the gateway's Maven build from src/main/web)");
         }
         if (!missing.isEmpty())
         {

@@ -270,7 +270,7 @@ public final class DemoMain
             problems.add(ex.getMessage());
             return finish(List.of(engine, md), problems, 0, null);
         }
-        final DemoChild gateway = start("gateway", logs, GATEWAY_MAIN, gatewayClasspath, List.of(
+        final List<String> gatewayArgs = new ArrayList<>(List.of(
             "--server.address=" + host, "--server.port=" + gatewayPort,
             "--warpbus.gateway.name=demo-gateway", "--warpbus.gateway.origin=" + GATEWAY_ORIGIN,
             "--warpbus.gateway.bus-directory=" + busDir,
@@ -287,6 +287,13 @@ public final class DemoMain
             "--warpbus.gateway.fix.sessions[0].sender-comp-id=" + FIX_SENDER_COMP_ID,
             "--warpbus.gateway.fix.sessions[0].target-comp-id=" + FIX_TARGET_COMP_ID,
             "--warpbus.gateway.fix.sessions[0].type=order-entry"));
+        if (0 != metricsPort)
+        {
+            // The operations view shows the engine's match latency and counters, read from its HTTP side.
+            gatewayArgs.add("--warpbus.gateway.operations.engine-url=http://" +
+                (host.contains(":") ? "[" + host + "]" : host) + ":" + metricsPort + "/");
+        }
+        final DemoChild gateway = start("gateway", logs, GATEWAY_MAIN, gatewayClasspath, gatewayArgs);
         if (!awaitReady(problems))
         {
             return finish(List.of(gateway, engine, md), problems, 0, null);

@@ -43,10 +43,11 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code GET /api/admin/operations} (admin role, as all of {@code /api/admin}): everything the web page's operations
  * view shows, in one answer. The last five minutes of one-second samples ({@link OperationsSampler}); the engine link's
- * state; the gateway's counters; its bus's system counters and iWARP engine counters; its publications with their
- * subscribers' positions and lag; its subscriptions with their channel's slow-consumer policy, position and gaps; and
- * its sessions with their age, message rates and queue depth. Counters are read from the meter registry, which the
- * gateway's binders fill from the counters files: the same values Prometheus scrapes.
+ * state; the matching engine's own counters, read from its HTTP side when its address is configured; the gateway's
+ * counters; its bus's system counters and iWARP engine counters; its publications with their subscribers' positions
+ * and lag; its subscriptions with their channel's slow-consumer policy, position and gaps; and its sessions with
+ * their age, message rates and queue depth. Counters are read from the meter registry, which the gateway's binders
+ * fill from the counters files: the same values Prometheus scrapes.
  */
 @RestController
 @RequestMapping("/api/admin")
@@ -81,6 +82,13 @@ class OperationsController
         engine.put("engine caught up", core.isEngineCaughtUp());
         engine.put("market data connected", core.isMarketDataConnected());
         result.put("engine", engine);
+        final Map<String, Object> matchingEngine = new LinkedHashMap<>();
+        matchingEngine.put("source", sampler.engineSource());
+        matchingEngine.put("error", sampler.engineError());
+        final Map<String, Long> engineCounters = new LinkedHashMap<>();
+        sampler.engineCounters().forEach((name, value) -> engineCounters.put(name, Math.round(value)));
+        matchingEngine.put("counters", engineCounters);
+        result.put("matchingEngine", matchingEngine);
         result.put("gateway", counters("warpbus.gateway."));
         result.put("bus", counters("warpbus.bus."));
         result.put("rnic", counters("warpbus.rnic."));

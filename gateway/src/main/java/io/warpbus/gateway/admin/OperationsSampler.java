@@ -15,6 +15,8 @@
  */
 package io.warpbus.gateway.admin;
 
+import java.io.IOException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -32,8 +34,10 @@ import org.springframework.stereotype.Component;
 /**
  * Samples the gateway once a second for the operations view: the order round trip inside the gateway (p50, p99 and
  * max of the second, and the gateway's own p50) from {@link GatewayMetrics}' interval histograms, and throughput as
- * the per-second change of the gateway's and its bus's counters, read from the meter registry. Keeps the last
- * {@value #CAPACITY} samples in a ring. Runs on its own daemon thread, not on the session core's.
+ * the per-second change of the gateway's and its bus's counters, read from the meter registry; and, when the matching
+ * engine's HTTP address is configured, the engine's match latency percentiles, rates and counters
+ * ({@link EngineStatsReader}, read outside the sampler's lock so the endpoint never waits for the engine). Keeps the
+ * last {@value #CAPACITY} samples in a ring. Runs on its own daemon thread, not on the session core's.
  */
 @Component
 class OperationsSampler implements AutoCloseable
@@ -44,7 +48,14 @@ class OperationsSampler implements AutoCloseable
     /** The series, in the order of {@link #series} and of the JSON the operations endpoint gives. */
     static final String[] SERIES = { "rttP50Us", "rttP99Us", "rttMaxUs", "ownP50Us", "ownP99Us", "ordersPerS",
         "reportsPerS", "marketDataPerS", "messagesInPerS", "messagesOutPerS", "busMessagesSentPerS",
-        "busMessagesReceivedPerS", "backPressurePerS" };
+        "busMessagesReceivedPerS", "backPressurePerS", "engineMatchP50Us", "engineMatchP99Us", "engineMatchP999Us",
+        "engineOrdersPerS", "engineTradesPerS" };
+
+    /** The engine's fields behind the engine series, from "engineMatchP50Us" on, and their factor to the unit. */
+    private static final String[] ENGINE_FIELDS = { "matchP50Ns", "matchP99Ns", "matchP999Ns", "ordersPerSecond",
+        "tradesPerSecond" };
+    private static final double[] ENGINE_FACTORS = { 1e-3, 1e-3, 1e-3, 1, 1 };
+    private static final int FIRST_ENGINE = 13;
 
     /** The counters whose per-second change are the rate series, from "ordersPerS" on. */
     private static final String[] RATE_METERS = { "warpbus.gateway.orders.sent", "warpbus.gateway.reports.out",
@@ -60,19 +71,23 @@ class OperationsSampler implements AutoCloseable
     private final double[][] series = new double[SERIES.length][CAPACITY];
     private final double[] lastTotals = new double[RATE_METERS.length];
     private final ScheduledExecutorService executor;
+    private final EngineStatsReader engineReader;
     private volatile String lastError;
+    private volatile Map<String, Double> engineCounters = Map.of();
+    private volatile String engineError;
     private long lastSampleMs;
     private int count;
     private int next;
 
     @Autowired
-    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics)
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final OperationsProperties properties)
     {
-        this(registry, metrics, INTERVAL_MS);
+        this(registry, metrics, INTERVAL_MS, null == properties.engineUrl() ? null :
+            new EngineStatsReader(properties.engineUrl(), properties.engineStatsTimeout()));
     }
 
     /**
-     * A sampler that samples every {@code intervalMs} on its own thread, or only when {@link #sample()} is called.
+     * A sampler without the engine's figures.
      *
      * @param registry   the meters to read.
      * @param metrics    the gateway's meters, with the interval histograms.
@@ -80,8 +95,23 @@ class OperationsSampler implements AutoCloseable
      */
     OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs)
     {
+        this(registry, metrics, intervalMs, null);
+    }
+
+    /**
+     * A sampler that samples every {@code intervalMs} on its own thread, or only when {@link #sample()} is called.
+     *
+     * @param registry   the meters to read.
+     * @param metrics    the gateway's meters, with the interval histograms.
+     * @param intervalMs   the sampling interval; 0 for no thread (tests call {@link #sample()}).
+     * @param engineReader reads the matching engine's figures; null for none.
+     */
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs,
+        final EngineStatsReader engineReader)
+    {
         this.registry = registry;
         this.metrics = metrics;
+        this.engineReader = engineReader;
         // The first sample's rates count from here, so that what happened before it is not lost to the view.
         for (int i = 0; i < RATE_METERS.length; i++)
         {
@@ -128,9 +158,65 @@ class OperationsSampler implements AutoCloseable
     }
 
     /**
-     * Takes one sample: the interval's latency percentiles and the counters' change since the last sample.
+     * The engine's counters as its last read gave them.
+     *
+     * @return by the engine's names; empty before the first read, after a failed one or without an engine address.
      */
-    synchronized void sample()
+    Map<String, Double> engineCounters()
+    {
+        return engineCounters;
+    }
+
+    /**
+     * Why the last read of the engine's figures failed.
+     *
+     * @return what went wrong, with the address; null when it worked or there is no engine address.
+     */
+    String engineError()
+    {
+        return engineError;
+    }
+
+    /**
+     * Where the engine's figures are read from.
+     *
+     * @return the address, or null when none is configured.
+     */
+    String engineSource()
+    {
+        return null == engineReader ? null : engineReader.statsUri().toString();
+    }
+
+    /**
+     * Takes one sample: the interval's latency percentiles, the counters' change since the last sample and the
+     * engine's figures.
+     */
+    void sample()
+    {
+        Map<String, Double> engine = null;
+        if (null != engineReader)
+        {
+            try
+            {
+                engine = engineReader.read();
+                engineError = null;
+                final Map<String, Double> counters = new LinkedHashMap<>(engine);
+                for (final String field : ENGINE_FIELDS)
+                {
+                    counters.remove(field);
+                }
+                engineCounters = Collections.unmodifiableMap(counters);
+            }
+            catch (final IOException ex)
+            {
+                engineError = ex.getMessage();
+                engineCounters = Map.of();
+            }
+        }
+        record(engine);
+    }
+
+    private synchronized void record(final Map<String, Double> engine)
     {
         final long nowMs = System.currentTimeMillis();
         metrics.sampleInterval(roundTrip, processing);
@@ -148,6 +234,15 @@ class OperationsSampler implements AutoCloseable
             final double total = total(registry, RATE_METERS[i]);
             series[FIRST_RATE + i][slot] = Math.max(0, total - lastTotals[i]) / seconds;
             lastTotals[i] = total;
+        }
+        // An engine interval without commands has no percentiles: no value, as for the gateway's own.
+        final boolean engineOrders = null != engine && engine.getOrDefault("ordersPerSecond", 0.0) > 0;
+        for (int i = 0; i < ENGINE_FIELDS.length; i++)
+        {
+            final Double value = null == engine ? null : engine.get(ENGINE_FIELDS[i]);
+            final boolean latency = i < 3;
+            series[FIRST_ENGINE + i][slot] = null == value || (latency && !engineOrders) ? Double.NaN :
+                value * ENGINE_FACTORS[i];
         }
         lastSampleMs = nowMs;
         next = (slot + 1) % CAPACITY;

@@ -15,8 +15,18 @@
  */
 package io.warpbus.gateway.admin;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.sun.net.httpserver.HttpServer;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,11 +36,13 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The operations view's sampler: per-interval percentiles of the round trips recorded since the last sample, rates
- * from the counters' change, and a ring of the last {@value OperationsSampler#CAPACITY} samples, oldest first.
+ * from the counters' change, a ring of the last {@value OperationsSampler#CAPACITY} samples, oldest first, and the
+ * matching engine's figures read from an HTTP server that answers as the engine's {@code stats.json} does.
  */
 @Timeout(30)
 class OperationsSamplerTest
@@ -113,5 +125,125 @@ class OperationsSamplerTest
             assertEquals(6, max[0], 0.01, "the five oldest samples are gone");
             assertEquals(OperationsSampler.CAPACITY + 5, max[max.length - 1], 0.5);
         }
+    }
+
+    private static final String ENGINE_STATS = "{\"commands\":120,\"trades\":40,\"reports\":200,\"rejects\":3," +
+        "\"messageRejects\":0,\"ordersPerSecond\":12.5,\"tradesPerSecond\":4.0,\"matchP50Ns\":2100," +
+        "\"matchP99Ns\":9800,\"matchP999Ns\":15000,\"matchTotalP50Ns\":2000,\"matchTotalP99Ns\":9000," +
+        "\"matchTotalP999Ns\":14000,\"matchTotalMaxNs\":40000,\"backPressureEvents\":0," +
+        "\"backPressuredMessages\":0,\"unsent\":0,\"unsentReports\":0,\"snapshotCycles\":17}";
+
+    /**
+     * An HTTP server on loopback whose {@code /stats.json} answers with a status and body the test sets.
+     */
+    private static HttpServer engine(final AtomicInteger status, final AtomicReference<String> body) throws IOException
+    {
+        final HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+        server.createContext("/stats.json", (exchange) ->
+        {
+            final byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status.get(), bytes.length);
+            try (OutputStream out = exchange.getResponseBody())
+            {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    private static URI address(final HttpServer server)
+    {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+    }
+
+    @Test
+    void shouldRecordTheEnginesMatchLatencyAndKeepItsCounters() throws IOException
+    {
+        final AtomicInteger status = new AtomicInteger(200);
+        final AtomicReference<String> body = new AtomicReference<>(ENGINE_STATS);
+        final HttpServer server = engine(status, body);
+        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0,
+            new EngineStatsReader(address(server), Duration.ofSeconds(2))))
+        {
+            sampler.sample();
+            body.set(ENGINE_STATS.replace("\"ordersPerSecond\":12.5", "\"ordersPerSecond\":0.0"));
+            sampler.sample();
+            final Map<String, Object> series = sampler.series();
+            assertEquals(2.1, ((Double[])series.get("engineMatchP50Us"))[0], 1e-9);
+            assertEquals(9.8, ((Double[])series.get("engineMatchP99Us"))[0], 1e-9);
+            assertEquals(15.0, ((Double[])series.get("engineMatchP999Us"))[0], 1e-9);
+            assertEquals(12.5, ((Double[])series.get("engineOrdersPerS"))[0], 1e-9);
+            assertEquals(4.0, ((Double[])series.get("engineTradesPerS"))[0], 1e-9);
+            assertNull(((Double[])series.get("engineMatchP50Us"))[1], "an engine interval without commands");
+            assertEquals(0.0, ((Double[])series.get("engineOrdersPerS"))[1], 1e-9);
+            assertNull(sampler.engineError());
+            assertEquals(address(server) + "stats.json", sampler.engineSource());
+            assertEquals(120.0, sampler.engineCounters().get("commands"));
+            assertEquals(17.0, sampler.engineCounters().get("snapshotCycles"));
+            assertNull(sampler.engineCounters().get("matchP50Ns"), "the interval's figures are series, not counters");
+        }
+        finally
+        {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void shouldSayWhyTheEnginesFiguresAreMissingAndRecordNoValue() throws IOException
+    {
+        final AtomicInteger status = new AtomicInteger(503);
+        final AtomicReference<String> body = new AtomicReference<>("{\"status\":\"DOWN\"}");
+        final HttpServer server = engine(status, body);
+        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0,
+            new EngineStatsReader(address(server), Duration.ofSeconds(2))))
+        {
+            sampler.sample();
+            assertEquals("the engine at " + address(server) + "stats.json answered HTTP 503", sampler.engineError());
+            assertTrue(sampler.engineCounters().isEmpty());
+            assertNull(((Double[])sampler.series().get("engineMatchP50Us"))[0]);
+            assertNull(((Double[])sampler.series().get("engineOrdersPerS"))[0]);
+
+            status.set(200);
+            body.set("<html>not the engine</html>");
+            sampler.sample();
+            assertTrue(sampler.engineError().startsWith("the engine's answer at " + address(server) +
+                "stats.json is not JSON"), sampler.engineError());
+
+            body.set("[1, 2]");
+            sampler.sample();
+            assertTrue(sampler.engineError().endsWith("is not a JSON object"), sampler.engineError());
+
+            body.set(ENGINE_STATS);
+            sampler.sample();
+            assertNull(sampler.engineError(), "a good read clears the error");
+            assertEquals(40.0, sampler.engineCounters().get("trades"));
+        }
+        finally
+        {
+            server.stop(0);
+        }
+        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0,
+            new EngineStatsReader(address(server), Duration.ofMillis(500))))
+        {
+            sampler.sample();
+            assertTrue(sampler.engineError().startsWith("the engine at " + address(server) + "stats.json did not " +
+                "answer"), sampler.engineError());
+        }
+    }
+
+    @Test
+    void shouldRefuseAnEngineAddressThatIsNotHttp()
+    {
+        final IllegalArgumentException scheme = assertThrows(IllegalArgumentException.class,
+            () -> new OperationsProperties(URI.create("ftp://engine:9101/"), Duration.ofMillis(800)));
+        assertEquals("warpbus.gateway.operations.engine-url must be an http or https address such as " +
+            "http://engine:9101/, not ftp://engine:9101/", scheme.getMessage());
+        assertThrows(IllegalArgumentException.class,
+            () -> new OperationsProperties(URI.create("http:/stats"), Duration.ofMillis(800)));
+        assertThrows(IllegalArgumentException.class,
+            () -> new OperationsProperties(URI.create("http://engine:9101/"), Duration.ZERO));
+        assertEquals("http://engine:9101/stats.json", new EngineStatsReader(URI.create("http://engine:9101"),
+            Duration.ofMillis(800)).statsUri().toString(), "stats.json relative to the address, with or without /");
     }
 }

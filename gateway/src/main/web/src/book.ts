@@ -2,25 +2,38 @@
 // each `bookUpdate` or `trade` must carry the last mdSeq + 1. A jump is a gap: the book is no longer trusted until a
 // fresh `book` arrives (the page re-subscribes for one).
 
+import type { BookMessage, BookUpdateMessage } from './protocol';
+
 export const APPLIED = 'applied';
 export const GAP = 'gap';
 export const STALE = 'stale';
 export const WAITING = 'waiting';
 
+export type BookOutcome = typeof APPLIED | typeof GAP | typeof STALE | typeof WAITING;
+
+export interface BookLevel
+{
+    price: string;
+    quantity: number;
+    orders: number;
+}
+
 export class OrderBook
 {
-    constructor(symbol)
+    readonly symbol: string;
+    readonly bids = new Map<string, BookLevel>();
+    readonly asks = new Map<string, BookLevel>();
+    mdSeq = -1;
+    valid = false;
+    gaps = 0;
+
+    constructor(symbol: string)
     {
         this.symbol = symbol;
-        this.bids = new Map();
-        this.asks = new Map();
-        this.mdSeq = -1;
-        this.valid = false;
-        this.gaps = 0;
     }
 
     /** Replaces the book with a `book` message. */
-    applySnapshot(message)
+    applySnapshot(message: Pick<BookMessage, 'mdSeq' | 'bids' | 'asks'>): void
     {
         this.bids.clear();
         this.asks.clear();
@@ -38,9 +51,9 @@ export class OrderBook
 
     /**
      * Checks the market-data sequence of a `bookUpdate` or `trade` and moves the book on.
-     * @returns one of APPLIED, GAP (the book is now invalid), STALE (an old number, ignored), WAITING (no book yet)
+     * @returns APPLIED, GAP (the book is now invalid), STALE (an old number, ignored) or WAITING (no book yet)
      */
-    sequence(message)
+    sequence(message: { mdSeq: number }): BookOutcome
     {
         if (!this.valid)
         {
@@ -61,7 +74,7 @@ export class OrderBook
     }
 
     /** Applies a `bookUpdate`; returns what {@link sequence} said. */
-    applyUpdate(message)
+    applyUpdate(message: Pick<BookUpdateMessage, 'mdSeq' | 'changes'>): BookOutcome
     {
         const outcome = this.sequence(message);
         if (APPLIED !== outcome)
@@ -84,13 +97,13 @@ export class OrderBook
     }
 
     /** Bids best (highest) first. */
-    bidLevels()
+    bidLevels(): BookLevel[]
     {
         return [...this.bids.values()].sort((a, b) => Number(b.price) - Number(a.price));
     }
 
     /** Asks best (lowest) first. */
-    askLevels()
+    askLevels(): BookLevel[]
     {
         return [...this.asks.values()].sort((a, b) => Number(a.price) - Number(b.price));
     }

@@ -3,11 +3,10 @@
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/**
- * Parses a decimal string into units of 10^-scale.
- * @returns {{ok: true, units: bigint} | {ok: false, error: string}}
- */
-export function parseScaled(text, scale)
+export type Scaled = { ok: true; units: bigint } | { ok: false; error: string };
+
+/** Parses a decimal string into units of 10^-scale. */
+export function parseScaled(text: unknown, scale: number): Scaled
 {
     const value = String(text ?? '').trim();
     if (!DECIMAL.test(value))
@@ -32,10 +31,11 @@ export function parseScaled(text, scale)
 }
 
 /** Formats integer units of 10^-scale as a decimal string with exactly `scale` decimals. */
-export function formatScaled(units, scale)
+export function formatScaled(units: bigint, scale: number): string
 {
     const negative = units < 0n;
     const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
-    const text = 0 === scale ? digits : digits.substring(0, digits.length - scale) + '.' + digits.substring(digits.length - scale);
+    const text = 0 === scale ? digits :
+        digits.substring(0, digits.length - scale) + '.' + digits.substring(digits.length - scale);
     return negative ? '-' + text : text;
 }

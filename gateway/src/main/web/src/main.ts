@@ -1,112 +1,102 @@
 // The trading page: log on, pick an instrument, watch its book, trades and price, send, amend and cancel orders, and
-// follow their execution reports. Everything goes over the gateway's WebSocket protocol (connection.js).
+// follow their execution reports. Everything goes over the gateway's WebSocket protocol (connection.ts); the
+// operations view (ops.ts) reads the gateway's admin REST API.
 
-import { GatewayConnection } from './connection.js';
-import { OrderBook, APPLIED, GAP } from './book.js';
-import { validateOrder, validateAmend } from './validate.js';
-import { drawLineChart } from './chart.js';
-import { OperationsView } from './ops.js';
+import './app.css';
+import { GatewayConnection } from './connection';
+import type { LinkState, NoticeLevel } from './connection';
+import { OrderBook, APPLIED, GAP } from './book';
+import { validateOrder, validateAmend } from './validate';
+import { TimeChart } from './charts';
+import { OperationsView } from './ops';
+import { byId, element } from './dom';
+import { initTheme, toggleTheme, THEME_EVENT } from './theme';
+import type { BookLevel } from './book';
+import type { BookMessage, BookUpdateMessage, ExecutionReport, GatewayMessage, Instrument, LogonReply,
+    OrderRequest, Side, TradeMessage } from './protocol';
 
 const MAX_TRADES = 200;
 const MAX_EXECUTIONS = 200;
+const MAX_TAPE_ROWS = 50;
+const MAX_NOTICES = 5;
 const LADDER_LEVELS = 10;
 const LIVE = new Set(['pendingNew', 'new', 'partiallyFilled']);
 
-const $ = (id) => document.getElementById(id);
+const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
+const select = (id: string): HTMLSelectElement => byId<HTMLSelectElement>(id);
 
-function element(tag, text, className)
+export class TradingPage
 {
-    const node = document.createElement(tag);
-    if (undefined !== text && null !== text)
-    {
-        node.textContent = String(text);
-    }
-    if (className)
-    {
-        node.className = className;
-    }
-    return node;
-}
+    connection: GatewayConnection | null = null;
+    user: LogonReply | null = null;
+    readonly instruments = new Map<string, Instrument>();
+    symbol: string | null = null;
+    book: OrderBook | null = null;
+    trades: TradeMessage[] = [];
+    readonly orders = new Map<string, ExecutionReport>();
+    amending: string | null = null;
+    marketDataGaps = 0;
+    readonly operations: OperationsView;
+    private credentials: { username: string; password: string } | null = null;
+    private orderCount = 0;
+    private readonly idPrefix = 'w' + Date.now().toString(36);
+    private dirty = false;
+    private openOrdersPartial = false;
+    private priceChart: TimeChart | null = null;
 
-class TradingPage
-{
     constructor()
     {
-        this.connection = null;
-        this.user = null;
-        this.instruments = new Map();
-        this.symbol = null;
-        this.book = null;
-        this.trades = [];
-        this.orders = new Map();
-        this.amending = null;
-        this.orderCount = 0;
-        this.idPrefix = 'w' + Date.now().toString(36);
-        this.dirty = false;
         this.operations = new OperationsView(() => this.credentials, (text, level) => this.notice(text, level));
-        this.credentials = null;
-        this.marketDataGaps = 0;
     }
 
-    start()
+    start(): void
     {
-        $('logon-form').addEventListener('submit', (event) =>
+        byId('logon-form').addEventListener('submit', (event) =>
         {
             event.preventDefault();
-            this.logon($('logon-user').value, $('logon-password').value);
+            void this.logon(input('logon-user').value, input('logon-password').value);
         });
-        $('logout').addEventListener('click', () => this.connection && this.connection.logout());
-        $('theme').addEventListener('click', () => this.toggleTheme());
-        $('instrument').addEventListener('change', () => this.choose($('instrument').value));
-        $('ticket').addEventListener('submit', (event) =>
+        byId('logout').addEventListener('click', () => this.connection?.logout());
+        byId('theme').addEventListener('click', () => toggleTheme());
+        window.addEventListener(THEME_EVENT, () =>
+        {
+            this.priceChart?.restyle();
+            this.markDirty();
+        });
+        select('instrument').addEventListener('change', () => this.choose(select('instrument').value));
+        byId('ticket').addEventListener('submit', (event) =>
         {
             event.preventDefault();
             this.submitTicket();
         });
-        $('order-type').addEventListener('change', () =>
+        select('order-type').addEventListener('change', () =>
         {
-            const market = 'market' === $('order-type').value;
-            $('order-price').disabled = market;
-            if (market && 'gtc' === $('order-tif').value)
+            const market = 'market' === select('order-type').value;
+            input('order-price').disabled = market;
+            if (market && 'gtc' === select('order-tif').value)
             {
-                $('order-tif').value = 'ioc';
+                select('order-tif').value = 'ioc';
             }
         });
-        $('amend').addEventListener('submit', (event) =>
+        byId('amend').addEventListener('submit', (event) =>
         {
             event.preventDefault();
             this.submitAmend();
         });
-        $('amend-cancel').addEventListener('click', () => this.closeAmend());
+        byId('amend-cancel').addEventListener('click', () => this.closeAmend());
         window.addEventListener('hashchange', () => this.showView());
-        window.addEventListener('resize', () => this.markDirty());
-        const theme = localStorage.getItem('warpbus-theme');
-        if (theme)
-        {
-            document.documentElement.dataset.theme = theme;
-        }
-        else if (window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches)
-        {
-            document.documentElement.dataset.theme = 'light';
-        }
+        initTheme();
+        this.priceChart = new TimeChart(byId('price-chart'), [{ label: 'last', color: '--series-1', points: true }],
+            { format: (value) => value.toFixed(this.priceScale()), empty: 'no trades yet' });
         this.showView();
     }
 
-    toggleTheme()
+    async logon(username: string, password: string): Promise<void>
     {
-        const next = 'dark' === document.documentElement.dataset.theme ? 'light' : 'dark';
-        document.documentElement.dataset.theme = next;
-        localStorage.setItem('warpbus-theme', next);
-        this.markDirty();
-        this.operations.redraw();
-    }
-
-    async logon(username, password)
-    {
-        $('logon-error').textContent = '';
-        $('logon-submit').disabled = true;
+        byId('logon-error').textContent = '';
+        byId<HTMLButtonElement>('logon-submit').disabled = true;
         const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
-        const connection = new GatewayConnection(url, {
+        const connection: GatewayConnection = new GatewayConnection(url, {
             onMessage: (message, meta) => this.onMessage(message, meta),
             onStatus: (text, state) => this.status(text, state),
             onNotice: (text, level) => this.notice(text, level),
@@ -117,20 +107,20 @@ class TradingPage
         {
             await connection.logon(username, password);
             this.credentials = { username, password };
-            $('logon-password').value = '';
+            input('logon-password').value = '';
         }
         catch (error)
         {
-            $('logon-error').textContent = `logon refused: ${error.message}`;
+            byId('logon-error').textContent = `logon refused: ${(error as Error).message}`;
             this.connection = null;
         }
         finally
         {
-            $('logon-submit').disabled = false;
+            byId<HTMLButtonElement>('logon-submit').disabled = false;
         }
     }
 
-    onEnded(connection, reason)
+    private onEnded(connection: GatewayConnection, reason: string): void
     {
         if (connection !== this.connection)
         {
@@ -142,70 +132,70 @@ class TradingPage
         this.operations.stop();
         this.notice(`session ended: ${reason}`, 'logout' === reason ? 'info' : 'warn');
         this.status('not logged on', 'down');
-        $('whoami').textContent = '';
-        $('logout').hidden = true;
-        $('tabs').hidden = true;
+        byId('whoami').textContent = '';
+        byId('logout').hidden = true;
+        byId('tabs').hidden = true;
         this.orders.clear();
         this.showView();
     }
 
-    status(text, state)
+    private status(text: string, state: LinkState): void
     {
-        const node = $('status');
+        const node = byId('status');
         node.textContent = text;
         node.dataset.state = state;
     }
 
-    notice(text, level = 'info')
+    notice(text: string, level: NoticeLevel = 'info'): void
     {
         const node = element('div', `${new Date().toLocaleTimeString()} ${text}`, `notice ${level}`);
-        const notices = $('notices');
+        const notices = byId('notices');
         notices.prepend(node);
-        while (notices.children.length > 5)
+        while (notices.children.length > MAX_NOTICES)
         {
-            notices.lastChild.remove();
+            notices.lastElementChild?.remove();
         }
         this.execution(text, 'notice');
     }
 
-    execution(text, className)
+    private execution(text: string, className: string): void
     {
-        const list = $('executions');
+        const list = byId('executions');
         list.prepend(element('li', `${new Date().toLocaleTimeString()} ${text}`, className));
         while (list.children.length > MAX_EXECUTIONS)
         {
-            list.lastChild.remove();
+            list.lastElementChild?.remove();
         }
     }
 
-    isAdmin()
+    isAdmin(): boolean
     {
         return null !== this.user && this.user.roles.includes('admin');
     }
 
-    showView()
+    private showView(): void
     {
-        const loggedOn = null !== this.user;
+        const user = this.user;
         const ops = '#ops' === location.hash;
-        $('logon-view').hidden = loggedOn;
-        $('trade-view').hidden = !loggedOn || ops;
-        $('ops-view').hidden = !loggedOn || !ops;
-        $('tab-trade').classList.toggle('active', loggedOn && !ops);
-        $('tab-ops').classList.toggle('active', loggedOn && ops);
-        if (loggedOn && ops)
+        byId('logon-view').hidden = null !== user;
+        byId('trade-view').hidden = null === user || ops;
+        byId('ops-view').hidden = null === user || !ops;
+        byId('tab-trade').classList.toggle('active', null !== user && !ops);
+        byId('tab-ops').classList.toggle('active', null !== user && ops);
+        if (null !== user && ops)
         {
             if (this.isAdmin())
             {
-                $('ops-denied').hidden = true;
-                $('ops-content').hidden = false;
+                byId('ops-denied').hidden = true;
+                byId('ops-content').hidden = false;
                 this.operations.start();
             }
             else
             {
-                $('ops-denied').hidden = false;
-                $('ops-denied').textContent = 'The operations view needs the admin role; ' +
-                    `${this.user.user} has ${this.user.roles.join(', ') || 'no roles'}.`;
-                $('ops-content').hidden = true;
+                byId('ops-denied').hidden = false;
+                byId('ops-denied').textContent = 'The operations view needs the admin role; ' +
+                    `${user.user} has ${user.roles.join(', ') || 'no roles'}.`;
+                byId('ops-content').hidden = true;
                 this.operations.stop();
             }
         }
@@ -216,88 +206,89 @@ class TradingPage
         this.markDirty();
     }
 
-    onMessage(message, meta)
+    private onMessage(message: GatewayMessage, meta: { resent: boolean }): void
     {
         switch (message.type)
         {
             case 'logon':
-                this.onLogon(message);
+                this.onLogon(message as unknown as LogonReply);
                 break;
             case 'sessionLost':
                 this.orders.clear();
                 this.markDirty();
                 break;
             case 'instruments':
-                this.onInstruments(message);
+                this.onInstruments(message.instruments as Instrument[]);
                 break;
             case 'book':
-                this.onBook(message);
+                this.onBook(message as unknown as BookMessage);
                 break;
             case 'bookUpdate':
-                this.onBookUpdate(message);
+                this.onBookUpdate(message as unknown as BookUpdateMessage);
                 break;
             case 'trade':
-                this.onTrade(message);
+                this.onTrade(message as unknown as TradeMessage);
                 break;
             case 'executionReport':
-                this.onExecutionReport(message, meta.resent);
+                this.onExecutionReport(message as unknown as ExecutionReport, meta.resent);
                 break;
             case 'openOrders':
-                this.onOpenOrders(message);
+                this.onOpenOrders(message.orders as ExecutionReport[], String(message.reqId ?? ''),
+                    true === message.more);
                 break;
             case 'error':
-                this.onError(message);
+                this.onError(String(message.code), String(message.text), String(message.reqId ?? ''));
                 break;
             case 'logout':
-                this.notice(`logged out by the gateway: ${message.reason}`, 'logout' === message.reason ? 'info' : 'warn');
+                this.notice(`logged out by the gateway: ${String(message.reason)}`,
+                    'logout' === message.reason ? 'info' : 'warn');
                 break;
             default:
                 break;
         }
     }
 
-    onLogon(message)
+    private onLogon(message: LogonReply): void
     {
         this.user = message;
-        $('whoami').textContent = `${message.user} (${message.roles.join(', ')})`;
-        $('logout').hidden = false;
-        $('tabs').hidden = false;
-        $('tab-ops').hidden = !this.isAdmin();
-        const account = $('order-account');
-        account.replaceChildren(...message.accounts.map((number) => element('option', number)));
-        this.connection.send({ type: 'instruments', reqId: 'instruments' });
-        this.connection.send({ type: 'openOrders', reqId: 'orders' });
+        byId('whoami').textContent = `${message.user} (${message.roles.join(', ')})`;
+        byId('logout').hidden = false;
+        byId('tabs').hidden = false;
+        byId('tab-ops').hidden = !this.isAdmin();
+        select('order-account').replaceChildren(...message.accounts.map((number) => element('option', number)));
+        this.connection?.send({ type: 'instruments', reqId: 'instruments' });
+        this.connection?.send({ type: 'openOrders', reqId: 'orders' });
         if (message.resumed && this.symbol)
         {
             // After a gateway restart the session's subscriptions are gone; when they are not, the gateway answers
             // subscriptionState and the book (reason resumed) it sends anyway is what the page needs.
             this.book = new OrderBook(this.symbol);
-            this.connection.send({ type: 'subscribe', instrument: this.symbol, reqId: 'resubscribe' });
+            this.connection?.send({ type: 'subscribe', instrument: this.symbol, reqId: 'resubscribe' });
         }
         this.showView();
     }
 
-    onInstruments(message)
+    private onInstruments(instruments: Instrument[]): void
     {
-        for (const instrument of message.instruments)
+        for (const instrument of instruments)
         {
             this.instruments.set(instrument.symbol, instrument);
         }
-        const select = $('instrument');
+        const picker = select('instrument');
         const chosen = this.symbol;
-        select.replaceChildren(...[...this.instruments.keys()].sort().map((symbol) => element('option', symbol)));
+        picker.replaceChildren(...[...this.instruments.keys()].sort().map((symbol) => element('option', symbol)));
         if (chosen && this.instruments.has(chosen))
         {
-            select.value = chosen;
+            picker.value = chosen;
             this.describeInstrument();
         }
         else if (this.instruments.size > 0)
         {
-            this.choose(select.value);
+            this.choose(picker.value);
         }
     }
 
-    choose(symbol)
+    private choose(symbol: string): void
     {
         if (symbol === this.symbol)
         {
@@ -310,78 +301,84 @@ class TradingPage
         this.symbol = symbol;
         this.book = new OrderBook(symbol);
         this.trades = [];
-        $('tape').tBodies[0].replaceChildren();
+        byId<HTMLTableElement>('tape').tBodies[0].replaceChildren();
         this.describeInstrument();
-        this.connection.send({ type: 'subscribe', instrument: symbol, reqId: 'subscribe' });
-        $('md-state').textContent = 'waiting for the book';
+        this.connection?.send({ type: 'subscribe', instrument: symbol, reqId: 'subscribe' });
+        byId('md-state').textContent = 'waiting for the book';
         this.markDirty();
     }
 
-    describeInstrument()
+    private describeInstrument(): void
     {
-        const instrument = this.instruments.get(this.symbol);
+        const instrument = this.symbol ? this.instruments.get(this.symbol) : undefined;
         if (instrument)
         {
-            $('instrument-info').textContent = `tick ${instrument.tickSize}, lot ${instrument.lotSize}, quantity ` +
+            byId('instrument-info').textContent = `tick ${instrument.tickSize}, lot ${instrument.lotSize}, quantity ` +
                 `${instrument.minQuantity} to ${instrument.maxQuantity}` + (instrument.trading ? '' : ', HALTED');
         }
     }
 
-    onBook(message)
+    private priceScale(): number
     {
-        if (message.instrument !== this.symbol)
+        const instrument = this.symbol ? this.instruments.get(this.symbol) : undefined;
+        return instrument ? instrument.priceScale : 2;
+    }
+
+    private onBook(message: BookMessage): void
+    {
+        if (message.instrument !== this.symbol || null === this.book)
         {
             return;
         }
         this.book.applySnapshot(message);
-        $('md-state').textContent = `book at #${message.mdSeq} (${message.reason})`;
+        byId('md-state').textContent = `book at #${message.mdSeq} (${message.reason})`;
         this.markDirty();
     }
 
-    sequenced(message)
+    private sequenced(message: TradeMessage): boolean
     {
-        if (message.instrument !== this.symbol)
+        if (message.instrument !== this.symbol || null === this.book)
         {
             return false;
         }
         const outcome = this.book.sequence(message);
         if (GAP === outcome)
         {
-            this.onMarketDataGap(message);
+            this.onMarketDataGap(this.book, message);
         }
         return APPLIED === outcome;
     }
 
-    onMarketDataGap(message)
+    private onMarketDataGap(book: OrderBook, message: { instrument: string; mdSeq: number }): void
     {
         this.marketDataGaps++;
-        const expected = this.book.mdSeq + 1;
+        const expected = book.mdSeq + 1;
         this.notice(`market-data gap on ${message.instrument}: expected #${expected}, got #${message.mdSeq}; ` +
             're-requesting the book', 'warn');
-        $('md-state').textContent = `gap at #${expected}: waiting for a fresh book`;
-        this.connection.send({ type: 'unsubscribe', instrument: message.instrument, reqId: 'gap' });
-        this.connection.send({ type: 'subscribe', instrument: message.instrument, reqId: 'gap' });
+        byId('md-state').textContent = `gap at #${expected}: waiting for a fresh book`;
+        this.connection?.send({ type: 'unsubscribe', instrument: message.instrument, reqId: 'gap' });
+        this.connection?.send({ type: 'subscribe', instrument: message.instrument, reqId: 'gap' });
     }
 
-    onBookUpdate(message)
+    private onBookUpdate(message: BookUpdateMessage): void
     {
-        if (message.instrument !== this.symbol)
+        if (message.instrument !== this.symbol || null === this.book)
         {
             return;
         }
         const outcome = this.book.applyUpdate(message);
         if (GAP === outcome)
         {
-            this.onMarketDataGap(message);
+            this.onMarketDataGap(this.book, message);
         }
         else if (APPLIED === outcome)
         {
-            $('md-state').textContent = `book at #${message.mdSeq}`;
+            byId('md-state').textContent = `book at #${message.mdSeq}`;
             this.markDirty();
         }
     }
 
-    onTrade(message)
+    private onTrade(message: TradeMessage): void
     {
         if (!this.sequenced(message))
         {
@@ -395,21 +392,20 @@ class TradingPage
         const row = element('tr');
         row.append(element('td', new Date(Math.floor(message.time / 1e6)).toLocaleTimeString()),
             element('td', message.price), element('td', message.quantity),
-            element('td', message.aggressor || '', message.aggressor || ''));
-        const body = $('tape').tBodies[0];
+            element('td', message.aggressor ?? '', message.aggressor ?? ''));
+        const body = byId<HTMLTableElement>('tape').tBodies[0];
         body.prepend(row);
-        while (body.rows.length > 50)
+        while (body.rows.length > MAX_TAPE_ROWS)
         {
-            body.lastChild.remove();
+            body.lastElementChild?.remove();
         }
         this.markDirty();
     }
 
-    onExecutionReport(report, resent)
+    private onExecutionReport(report: ExecutionReport, resent: boolean): void
     {
         const live = LIVE.has(report.orderStatus);
-        const requestOnly = true === report.requestOnly;
-        if (!requestOnly)
+        if (true !== report.requestOnly)
         {
             if (live)
             {
@@ -445,57 +441,58 @@ class TradingPage
         item.dataset.clOrdId = report.clOrdId;
         item.dataset.execType = report.execType;
         item.dataset.execId = String(report.execId);
-        $('executions').prepend(item);
+        byId('executions').prepend(item);
         this.markDirty();
     }
 
-    onOpenOrders(message)
+    private onOpenOrders(orders: ExecutionReport[], reqId: string, more: boolean): void
     {
-        if ('orders' === message.reqId && !this.openOrdersPartial)
+        if ('orders' === reqId && !this.openOrdersPartial)
         {
             this.orders.clear();
         }
-        for (const order of message.orders)
+        for (const order of orders)
         {
             this.orders.set(order.clOrdId, order);
         }
-        this.openOrdersPartial = message.more;
+        this.openOrdersPartial = more;
         this.markDirty();
     }
 
-    onError(message)
+    private onError(code: string, text: string, reqId: string): void
     {
-        if ('subscriptionState' === message.code && ('resubscribe' === message.reqId || 'gap' === message.reqId))
+        if ('subscriptionState' === code && ('resubscribe' === reqId || 'gap' === reqId))
         {
             return;
         }
-        this.notice(`gateway error ${message.code}: ${message.text}`, 'error');
+        this.notice(`gateway error ${code}: ${text}`, 'error');
     }
 
-    nextClOrdId()
+    private nextClOrdId(): string
     {
         this.orderCount++;
         return `${this.idPrefix}-${this.orderCount}`;
     }
 
-    ticketOrder()
+    private ticketOrder(): OrderRequest
     {
+        const side = document.querySelector<HTMLInputElement>('input[name="side"]:checked');
         return {
-            side: document.querySelector('input[name="side"]:checked').value,
-            orderType: $('order-type').value,
-            timeInForce: $('order-tif').value,
-            price: $('order-price').value.trim(),
-            quantity: $('order-quantity').value.trim(),
-            postOnly: $('order-post-only').checked,
-            account: Number($('order-account').value),
+            side: side ? side.value : '',
+            orderType: select('order-type').value,
+            timeInForce: select('order-tif').value,
+            price: input('order-price').value.trim(),
+            quantity: input('order-quantity').value.trim(),
+            postOnly: input('order-post-only').checked,
+            account: Number(select('order-account').value),
         };
     }
 
-    submitTicket()
+    private submitTicket(): void
     {
         const order = this.ticketOrder();
-        const problems = validateOrder(order, this.instruments.get(this.symbol));
-        $('ticket-errors').replaceChildren(...problems.map((problem) => element('li', problem)));
+        const problems = validateOrder(order, this.symbol ? this.instruments.get(this.symbol) : undefined);
+        byId('ticket-errors').replaceChildren(...problems.map((problem) => element('li', problem)));
         if (0 === problems.length)
         {
             this.sendOrder(order);
@@ -503,15 +500,16 @@ class TradingPage
     }
 
     /**
-     * Sends a new order as given, without the page's checks (the ticket checks first); returns its clOrdId.
+     * Sends a new order as given, without the page's checks (the ticket checks first).
+     * @returns its clOrdId, or null when there is no connection to send it on
      */
-    sendOrder(order)
+    sendOrder(order: OrderRequest): string | null
     {
-        const message = {
+        const message: Record<string, unknown> = {
             type: 'newOrder',
-            clOrdId: order.clOrdId || this.nextClOrdId(),
+            clOrdId: order.clOrdId ?? this.nextClOrdId(),
             account: order.account,
-            instrument: order.instrument || this.symbol,
+            instrument: order.instrument ?? this.symbol,
             side: order.side,
             orderType: order.orderType,
             timeInForce: order.timeInForce,
@@ -524,13 +522,13 @@ class TradingPage
         }
         if (!this.connection || !this.connection.send(message))
         {
-            $('ticket-errors').replaceChildren(element('li', 'not connected: the order was not sent'));
+            byId('ticket-errors').replaceChildren(element('li', 'not connected: the order was not sent'));
             return null;
         }
-        return message.clOrdId;
+        return String(message.clOrdId);
     }
 
-    cancel(clOrdId)
+    private cancel(clOrdId: string): void
     {
         if (!this.connection || !this.connection.send({ type: 'cancelOrder', clOrdId }))
         {
@@ -538,34 +536,34 @@ class TradingPage
         }
     }
 
-    openAmend(order)
+    private openAmend(order: ExecutionReport): void
     {
         this.amending = order.clOrdId;
-        $('amend').hidden = false;
-        $('amend-id').textContent = order.clOrdId;
-        $('amend-price').value = order.price;
-        $('amend-quantity').value = order.quantity;
-        $('amend-errors').textContent = '';
+        byId('amend').hidden = false;
+        byId('amend-id').textContent = order.clOrdId;
+        input('amend-price').value = order.price;
+        input('amend-quantity').value = String(order.quantity);
+        byId('amend-errors').textContent = '';
     }
 
-    closeAmend()
+    private closeAmend(): void
     {
         this.amending = null;
-        $('amend').hidden = true;
+        byId('amend').hidden = true;
     }
 
-    submitAmend()
+    private submitAmend(): void
     {
-        const order = this.orders.get(this.amending);
+        const order = null === this.amending ? undefined : this.orders.get(this.amending);
         if (!order)
         {
-            $('amend-errors').textContent = 'the order is no longer open';
+            byId('amend-errors').textContent = 'the order is no longer open';
             return;
         }
-        const price = $('amend-price').value.trim();
-        const quantity = $('amend-quantity').value.trim();
+        const price = input('amend-price').value.trim();
+        const quantity = input('amend-quantity').value.trim();
         const problems = validateAmend(order, price, quantity, this.instruments.get(order.instrument));
-        $('amend-errors').textContent = problems.join('; ');
+        byId('amend-errors').textContent = problems.join('; ');
         if (0 === problems.length)
         {
             if (this.connection && this.connection.send({ type: 'replaceOrder', clOrdId: order.clOrdId, price,
@@ -575,12 +573,12 @@ class TradingPage
             }
             else
             {
-                $('amend-errors').textContent = 'not connected: the amend was not sent';
+                byId('amend-errors').textContent = 'not connected: the amend was not sent';
             }
         }
     }
 
-    markDirty()
+    markDirty(): void
     {
         if (!this.dirty)
         {
@@ -593,7 +591,7 @@ class TradingPage
         }
     }
 
-    render()
+    private render(): void
     {
         if (null === this.user || '#ops' === location.hash)
         {
@@ -604,24 +602,24 @@ class TradingPage
         this.renderChart();
     }
 
-    ownQuantities()
+    private ownQuantities(): Record<Side, Map<number, number>>
     {
-        const own = { buy: new Map(), sell: new Map() };
+        const own: Record<Side, Map<number, number>> = { buy: new Map(), sell: new Map() };
         for (const order of this.orders.values())
         {
             if (order.instrument === this.symbol && 'limit' === order.orderType)
             {
                 const side = own[order.side];
                 const key = Number(order.price);
-                side.set(key, (side.get(key) || 0) + order.leavesQuantity);
+                side.set(key, (side.get(key) ?? 0) + order.leavesQuantity);
             }
         }
         return own;
     }
 
-    renderLadder()
+    private renderLadder(): void
     {
-        const body = $('ladder').tBodies[0];
+        const body = byId<HTMLTableElement>('ladder').tBodies[0];
         if (!this.book || !this.book.valid)
         {
             body.replaceChildren();
@@ -630,8 +628,8 @@ class TradingPage
         const own = this.ownQuantities();
         const asks = this.book.askLevels().slice(0, LADDER_LEVELS).reverse();
         const bids = this.book.bidLevels().slice(0, LADDER_LEVELS);
-        const rows = [];
-        const row = (level, side) =>
+        const rows: HTMLTableRowElement[] = [];
+        const row = (level: BookLevel, side: Side): HTMLTableRowElement =>
         {
             const mine = own[side].get(Number(level.price));
             const tr = element('tr', null, 'buy' === side ? 'bid' : 'ask');
@@ -665,25 +663,23 @@ class TradingPage
         body.replaceChildren(...rows);
     }
 
-    renderOrders()
+    private renderOrders(): void
     {
-        const body = $('orders').tBodies[0];
-        const rows = [];
+        const body = byId<HTMLTableElement>('orders').tBodies[0];
+        const rows: HTMLTableRowElement[] = [];
         for (const order of this.orders.values())
         {
             const tr = element('tr');
             tr.dataset.clOrdId = order.clOrdId;
             const actions = element('td');
-            const cancel = element('button', 'cancel');
+            const cancel = element('button', 'cancel', 'cancel');
             cancel.type = 'button';
-            cancel.className = 'cancel';
             cancel.addEventListener('click', () => this.cancel(order.clOrdId));
             actions.append(cancel);
             if ('limit' === order.orderType)
             {
-                const amend = element('button', 'amend');
+                const amend = element('button', 'amend', 'amend');
                 amend.type = 'button';
-                amend.className = 'amend';
                 amend.addEventListener('click', () => this.openAmend(order));
                 actions.append(' ', amend);
             }
@@ -697,13 +693,19 @@ class TradingPage
         body.replaceChildren(...rows);
     }
 
-    renderChart()
+    private renderChart(): void
     {
-        const points = this.trades.map((trade) => [Math.floor(trade.time / 1e6), Number(trade.price)]);
-        const instrument = this.instruments.get(this.symbol);
-        const scale = instrument ? instrument.priceScale : 2;
-        drawLineChart($('price-chart'), [{ label: `${this.symbol || ''} last`, color: '--series-1', points }],
-            { format: (value) => value.toFixed(scale), empty: 'no trades yet' });
+        const times = this.trades.map((trade) => Math.floor(trade.time / 1e6));
+        const prices = this.trades.map((trade) => Number(trade.price));
+        this.priceChart?.setData(times, [prices]);
+    }
+}
+
+declare global
+{
+    interface Window
+    {
+        warpbus: TradingPage;
     }
 }
 

@@ -7,30 +7,31 @@ export const ACCEPT = 'accept';
 export const DUPLICATE = 'duplicate';
 export const HOLE = 'hole';
 
+export type SequenceOutcome = typeof ACCEPT | typeof DUPLICATE | typeof HOLE;
+
 export class SessionSequence
 {
-    constructor()
-    {
-        this.last = 0;
-        this.pendingLogonSeq = 0;
-        this.duplicates = 0;
-    }
+    /** The highest number seen with no hole below it. */
+    last = 0;
+    /** A resumed logon reply's number, counted once everything below it has come; 0 for none. */
+    pendingLogonSeq = 0;
+    duplicates = 0;
 
     /** The number to ask for when resuming: the last seen + 1. */
-    fromSeq()
+    fromSeq(): number
     {
         return this.last + 1;
     }
 
     /** A new session's logon reply. */
-    onNewSession(logonSeq)
+    onNewSession(logonSeq: number): void
     {
         this.last = logonSeq;
         this.pendingLogonSeq = 0;
     }
 
     /** A resumed logon reply numbered `logonSeq`. */
-    onResumed(logonSeq)
+    onResumed(logonSeq: number): void
     {
         if (logonSeq === this.last + 1)
         {
@@ -47,7 +48,7 @@ export class SessionSequence
      * One numbered message other than a logon reply.
      * @returns ACCEPT (process it), DUPLICATE (seen before: drop it) or HOLE (numbers were skipped: resume)
      */
-    onMessage(seq)
+    onMessage(seq: number): SequenceOutcome
     {
         if (seq <= this.last || seq === this.pendingLogonSeq)
         {
@@ -63,7 +64,7 @@ export class SessionSequence
     }
 
     /** A gapFill: `seq` to `newSeq - 1` carried nothing to resend. */
-    onGapFill(seq, newSeq)
+    onGapFill(seq: number, newSeq: number): SequenceOutcome
     {
         if (seq > this.last + 1)
         {
@@ -76,7 +77,7 @@ export class SessionSequence
         return ACCEPT;
     }
 
-    advanceTo(seq)
+    private advanceTo(seq: number): void
     {
         this.last = seq;
         if (0 !== this.pendingLogonSeq && this.last + 1 === this.pendingLogonSeq)

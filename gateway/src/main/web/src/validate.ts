@@ -2,15 +2,16 @@
 // refuses what the gateway would refuse, with the same rule named, before anything is sent. The gateway still checks
 // everything; its reject is shown when it refuses.
 
-import { parseScaled } from './decimal.js';
+import { parseScaled } from './decimal';
+import type { Instrument, OrderRequest } from './protocol';
 
-const TIME_IN_FORCE = ['gtc', 'ioc', 'fok'];
+const TIME_IN_FORCE: readonly string[] = ['gtc', 'ioc', 'fok'];
 
 /**
  * Checks a price against the instrument's scale and tick grid.
- * @returns {string|null} what is wrong, or null.
+ * @returns what is wrong, or null.
  */
-export function checkPrice(price, instrument)
+export function checkPrice(price: unknown, instrument: Instrument): string | null
 {
     const parsed = parseScaled(price, instrument.priceScale);
     if (!parsed.ok)
@@ -31,9 +32,9 @@ export function checkPrice(price, instrument)
 
 /**
  * Checks a quantity (units) against the lot size and the instrument's limits.
- * @returns {string|null} what is wrong, or null.
+ * @returns what is wrong, or null.
  */
-export function checkQuantity(quantity, instrument)
+export function checkQuantity(quantity: unknown, instrument: Instrument): string | null
 {
     const text = String(quantity ?? '').trim();
     if (!/^\d+$/.test(text))
@@ -60,11 +61,11 @@ export function checkQuantity(quantity, instrument)
  * Checks a new order as the gateway would, in the gateway's order of checks.
  * @param order {side, orderType, timeInForce, price, quantity, postOnly}
  * @param instrument an entry of the gateway's `instruments` reply
- * @returns {string[]} the problems found; empty when the order may be sent.
+ * @returns the problems found; empty when the order may be sent.
  */
-export function validateOrder(order, instrument)
+export function validateOrder(order: OrderRequest, instrument: Instrument | undefined): string[]
 {
-    const problems = [];
+    const problems: string[] = [];
     if (!instrument)
     {
         return ['no instrument chosen (101)'];
@@ -116,11 +117,12 @@ export function validateOrder(order, instrument)
 
 /**
  * Checks an amend (new price and new total quantity of a live limit order).
- * @returns {string[]} the problems found.
+ * @returns the problems found.
  */
-export function validateAmend(order, price, quantity, instrument)
+export function validateAmend(order: { orderType: string; cumQuantity?: number }, price: string,
+    quantity: string, instrument: Instrument | undefined): string[]
 {
-    const problems = [];
+    const problems: string[] = [];
     if (!instrument)
     {
         return ['unknown instrument (101)'];

@@ -2,50 +2,77 @@
 // sequence numbers, and when the connection drops, reconnection with back-off and a logon that resumes from the last
 // number seen. The credentials are held in memory only, for the resume logons; the page's source carries none.
 
-import { SessionSequence, ACCEPT, DUPLICATE, HOLE } from './sequence.js';
+import { SessionSequence, DUPLICATE, HOLE } from './sequence';
+import type { GatewayMessage, LogonReply } from './protocol';
 
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 8000;
 const HEARTBEAT_MS = 5000;
+/** WebSocket.OPEN, named here so the class also runs where there is no global WebSocket (unit tests). */
+const SOCKET_OPEN = 1;
 /** Close codes after which the session is over (a logout, an operator, another connection took it). */
 const FINAL_CLOSES = new Set([1000, 4002, 4003]);
 
+export type NoticeLevel = 'info' | 'warn' | 'error';
+export type LinkState = 'up' | 'down' | 'connecting';
+
+export interface ConnectionHandlers
+{
+    onMessage(message: GatewayMessage, meta: { resent: boolean }): void;
+    onStatus(text: string, state: LinkState): void;
+    onNotice(text: string, level: NoticeLevel): void;
+    onEnded(reason: string): void;
+}
+
+/** What the connection needs of a WebSocket class: the browser's, or a test's stand-in. */
+export type SocketFactory = (url: string) => WebSocket;
+
+interface Credentials
+{
+    username: string;
+    password: string;
+}
+
 export class GatewayConnection
 {
+    sequence = new SessionSequence();
+    socket: WebSocket | null = null;
+    /** The session's resume token, from its logon reply. */
+    token: string | null = null;
+    heartbeatMs = HEARTBEAT_MS;
+    attempt = 0;
+    ending = false;
+    loggedOn = false;
+    reconnects = 0;
+    resends = 0;
+    private credentials: Credentials | null = null;
+    private pendingLogon: { resolve: (reply: LogonReply) => void; reject: (error: Error) => void } | null = null;
+    private timer: ReturnType<typeof setInterval> | undefined = undefined;
+    private reconnectTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+    private lastSentMs = 0;
+    private lastReceivedMs = 0;
+    private resendTo = 0;
+    private askedFrom = 0;
+
     /**
      * @param url the gateway's WebSocket URL
-     * @param handlers {onMessage(message, {resent}), onStatus(text, state), onNotice(text, level), onEnded(reason)}
+     * @param handlers what the page does with messages, state changes and notices
+     * @param socketFactory opens the WebSocket (tests give their own)
      */
-    constructor(url, handlers)
+    constructor(private readonly url: string, private readonly handlers: ConnectionHandlers,
+        private readonly socketFactory: SocketFactory = (address) => new WebSocket(address))
     {
-        this.url = url;
-        this.handlers = handlers;
-        this.sequence = new SessionSequence();
-        this.socket = null;
-        this.token = null;
-        this.credentials = null;
-        this.heartbeatMs = HEARTBEAT_MS;
-        this.attempt = 0;
-        this.ending = false;
-        this.loggedOn = false;
-        this.reconnects = 0;
-        this.resends = 0;
-        this.timer = null;
-        this.reconnectTimer = null;
-        this.lastSentMs = 0;
-        this.lastReceivedMs = 0;
-        this.resendTo = 0;
     }
 
     /**
      * Logs on with a user name and password.
      * @returns a promise of the gateway's `logon` reply; rejected with the gateway's reason
      */
-    logon(username, password)
+    logon(username: string, password: string): Promise<LogonReply>
     {
         this.credentials = { username, password };
         this.ending = false;
-        return new Promise((resolve, reject) =>
+        return new Promise<LogonReply>((resolve, reject) =>
         {
             this.pendingLogon = { resolve, reject };
             this.open();
@@ -53,9 +80,9 @@ export class GatewayConnection
     }
 
     /** Sends a request (an object with `type`). False when there is no logged-on connection to send it on. */
-    send(message)
+    send(message: object): boolean
     {
-        if (!this.loggedOn || !this.socket || WebSocket.OPEN !== this.socket.readyState)
+        if (!this.loggedOn || !this.socket || SOCKET_OPEN !== this.socket.readyState)
         {
             return false;
         }
@@ -65,7 +92,7 @@ export class GatewayConnection
     }
 
     /** Logs out: the gateway cancels the session's orders and closes with 1000. */
-    logout()
+    logout(): void
     {
         this.ending = true;
         if (!this.send({ type: 'logout' }))
@@ -75,7 +102,7 @@ export class GatewayConnection
     }
 
     /** Drops the connection and does not reconnect. */
-    close(reason)
+    close(reason: string): void
     {
         this.ending = true;
         this.loggedOn = false;
@@ -90,9 +117,9 @@ export class GatewayConnection
         this.handlers.onEnded(reason);
     }
 
-    open()
+    private open(): void
     {
-        const socket = new WebSocket(this.url);
+        const socket = this.socketFactory(this.url);
         this.socket = socket;
         this.handlers.onStatus(this.token ? 'reconnecting' : 'connecting', 'connecting');
         socket.onopen = () =>
@@ -101,7 +128,12 @@ export class GatewayConnection
             {
                 return;
             }
-            const logon = {
+            if (!this.credentials)
+            {
+                socket.close(1000, 'logged off meanwhile');
+                return;
+            }
+            const logon: Record<string, unknown> = {
                 type: 'logon',
                 username: this.credentials.username,
                 password: this.credentials.password,
@@ -121,7 +153,7 @@ export class GatewayConnection
         {
             if (socket === this.socket)
             {
-                this.onFrame(event.data);
+                this.onFrame(String(event.data));
             }
         };
         socket.onclose = (event) =>
@@ -133,31 +165,31 @@ export class GatewayConnection
         };
     }
 
-    onFrame(data)
+    private onFrame(data: string): void
     {
         this.lastReceivedMs = Date.now();
-        let message;
+        let message: GatewayMessage;
         try
         {
             message = JSON.parse(data);
         }
         catch (error)
         {
-            this.handlers.onNotice(`the gateway sent something that is not JSON: ${error.message}`, 'error');
+            this.handlers.onNotice(`the gateway sent something that is not JSON: ${(error as Error).message}`, 'error');
             return;
         }
         switch (message.type)
         {
             case 'logon':
-                this.onLogon(message);
+                this.onLogon(message as unknown as LogonReply);
                 return;
             case 'logonRejected':
-                this.onLogonRejected(message.reason);
+                this.onLogonRejected(String(message.reason));
                 return;
             case 'gapFill':
-                if (HOLE === this.sequence.onGapFill(message.seq, message.newSeq))
+                if (HOLE === this.sequence.onGapFill(Number(message.seq), Number(message.newSeq)))
                 {
-                    this.onHole(message.seq);
+                    this.onHole(Number(message.seq));
                 }
                 this.resends++;
                 return;
@@ -167,22 +199,23 @@ export class GatewayConnection
             default:
                 break;
         }
-        if (0 === message.seq)
+        const seq = Number(message.seq ?? 0);
+        if (0 === seq)
         {
             this.handlers.onMessage(message, { resent: false });
             return;
         }
-        const outcome = this.sequence.onMessage(message.seq);
+        const outcome = this.sequence.onMessage(seq);
         if (DUPLICATE === outcome)
         {
             return;
         }
         if (HOLE === outcome)
         {
-            this.onHole(message.seq);
+            this.onHole(seq);
             return;
         }
-        const resent = message.seq <= this.resendTo;
+        const resent = seq <= this.resendTo;
         if (resent)
         {
             this.resends++;
@@ -190,7 +223,7 @@ export class GatewayConnection
         this.handlers.onMessage(message, { resent });
     }
 
-    onLogon(message)
+    private onLogon(message: LogonReply): void
     {
         this.token = message.session;
         this.heartbeatMs = message.heartbeatMs;
@@ -211,7 +244,7 @@ export class GatewayConnection
         clearInterval(this.timer);
         this.timer = setInterval(() => this.onTimer(), 250);
         this.handlers.onStatus(`logged on as ${message.user}`, 'up');
-        this.handlers.onMessage(message, { resent: false });
+        this.handlers.onMessage(message as unknown as GatewayMessage, { resent: false });
         if (this.pendingLogon)
         {
             this.pendingLogon.resolve(message);
@@ -219,7 +252,7 @@ export class GatewayConnection
         }
     }
 
-    onLogonRejected(reason)
+    private onLogonRejected(reason: string): void
     {
         if (this.pendingLogon)
         {
@@ -242,7 +275,7 @@ export class GatewayConnection
         this.handlers.onEnded(reason);
     }
 
-    onHole(seq)
+    private onHole(seq: number): void
     {
         this.handlers.onNotice(`sequence hole: got #${seq} after #${this.sequence.last}; reconnecting to resume`, 'warn');
         if (this.socket)
@@ -253,7 +286,7 @@ export class GatewayConnection
         }
     }
 
-    onTimer()
+    private onTimer(): void
     {
         const now = Date.now();
         if (now - this.lastSentMs >= this.heartbeatMs)
@@ -269,7 +302,7 @@ export class GatewayConnection
         }
     }
 
-    onClose(code, reason)
+    private onClose(code: number, reason: string): void
     {
         this.socket = null;
         this.loggedOn = false;

@@ -31,7 +31,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * A real matching engine for the gateway's tests: the engine service on its own bus and thread in the test's JVM,
  * with a default route for a direct client on the bus (orders on {@link #directOrderEntry()}) and one route per
  * gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
- * engine's endpoint), market data on 1003 and snapshots on 1004.
+ * engine's endpoint), market data on 1003, snapshots on 1004 and the drop-copy stream (every report of every
+ * route) on 1005, which every gateway subscribes to.
  */
 final class EngineFixture implements AutoCloseable
 {
@@ -68,6 +69,7 @@ final class EngineFixture implements AutoCloseable
             .executionReportChannel(directReports())
             .marketDataChannel(marketData())
             .snapshotChannel(snapshots())
+            .dropCopyChannel(dropCopy())
             .snapshotIntervalNs(200_000_000L)
             .instruments(GatewayFixtures.instruments())
             .journalDirectory(journal ? dir.resolve("engine-journal") : null);
@@ -115,6 +117,11 @@ final class EngineFixture implements AutoCloseable
         return GatewayFixtures.channel(enginePort, 1004);
     }
 
+    String dropCopy()
+    {
+        return GatewayFixtures.channel(enginePort, 1005);
+    }
+
     /**
      * The properties that point a gateway of an origin at this engine.
      *
@@ -129,6 +136,7 @@ final class EngineFixture implements AutoCloseable
             "--warpbus.gateway.channels.execution-reports=" + reports(origin),
             "--warpbus.gateway.channels.market-data=" + marketData(),
             "--warpbus.gateway.channels.snapshots=" + snapshots(),
+            "--warpbus.gateway.channels.drop-copy=" + dropCopy(),
         };
     }
 

@@ -15,7 +15,6 @@
  */
 package io.warpbus.gateway;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
@@ -25,7 +24,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
-import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.gateway.metrics.GatewayMetrics;
 import io.warpbus.gateway.security.CredentialStore;
 import io.warpbus.gateway.session.CommandDescriptor;
@@ -38,18 +36,12 @@ import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
 import io.warpbus.gateway.session.SessionCoreContext;
 import io.warpbus.iwarp.ThreadingMode;
-import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
-import io.warpbus.orderentry.sbe.NewOrderEncoder;
-import io.warpbus.orderentry.sbe.OrderType;
-import io.warpbus.orderentry.sbe.Side;
-import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.ThreadAllocation;
 import io.warpbus.testing.WarmUpClock;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,10 +53,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The session loop allocates nothing in steady state: the session core's duty cycle, driven on this thread, takes
  * orders from two logged-on sessions through the command ring, sends them to a real engine over iWARP, journals and
- * queues the execution reports, fans market data out to a subscriber, and copies fills to a drop-copy session (of
- * its own orders, and of a direct client's orders of another route, from the engine's drop-copy stream), while this
- * thread drains the connection queues as the adapters' senders would and publishes the direct client's orders.
- * Measured by the JVM's per-thread allocation counter over windows of many round trips, after a warm-up.
+ * queues the execution reports, and fans market data out to a subscriber, while this thread drains the connection
+ * queues as the adapters' senders would. Measured by the JVM's per-thread allocation counter over windows of many
+ * round trips, after a warm-up.
  */
 @Timeout(180)
 class SessionCoreAllocationTest
@@ -91,24 +82,14 @@ class SessionCoreAllocationTest
     private ConnectionTable connections;
     private Connection alice;
     private Connection bob;
-    private Connection desk;
-    private Bus direct;
-    private ExclusivePublication directOrders;
-    private final UnsafeBuffer directBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
-    private final NewOrderEncoder directOrder = new NewOrderEncoder();
-    private final MessageHeaderEncoder directHeader = new MessageHeaderEncoder();
-    private long directClientOrderId;
-    private long copies;
-    private long roundsTraded;
     private long reports;
     private long marketData;
     private final MessageHandler drain = this::onEvent;
-    private final MessageHandler drainCopies = this::onCopy;
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(core, bus, direct, counters, engine);
+        CloseHelper.quietCloseAll(core, bus, counters, engine);
     }
 
     @Test
@@ -135,7 +116,6 @@ class SessionCoreAllocationTest
             .executionReportChannel(engine.reports(1))
             .marketDataChannel(engine.marketData())
             .snapshotChannel(engine.snapshots())
-            .dropCopyChannel(engine.dropCopy())
             .journalDirectory(dir.resolve("journal"))
             .users(credentials.directory())
             .instruments(instruments)
@@ -147,21 +127,12 @@ class SessionCoreAllocationTest
         final CommandProxy commands = core.commands();
         alice = connections.acquire(1, "alice");
         bob = connections.acquire(1, "bob");
-        desk = connections.acquire(1, "desk");
         commands.logon(alice.index(), System.nanoTime(), null, credentials.directory().get("alice").index(), 60_000,
             -1, 0, 0, "alloc", "test");
         commands.logon(bob.index(), System.nanoTime(), null, credentials.directory().get("bob").index(), 60_000,
             -1, 0, 0, "alloc", "test");
-        commands.logon(desk.index(), System.nanoTime(), null, credentials.directory().get("alice").index(), 60_000,
-            -1, 0, 0, "alloc-copy", "test", CommandDescriptor.LOGON_DROP_COPY);
-        final BusContext directContext = new BusContext().directory(dir.resolve("direct-bus")).name("direct")
-            .threadingMode(ThreadingMode.INVOKER);
-        directContext.rnicContext().nanoClock(engineClock);
-        direct = Bus.launch(directContext);
-        directOrders = direct.addExclusivePublication(engine.directOrderEntry());
-        Await.until("the engine, both ways, its instruments, and the direct client", 30_000, this::cycle,
-            () -> core.isEngineConnected() && core.isEngineCaughtUp() && instruments.size() == 2 &&
-            directOrders.isConnected());
+        Await.until("the engine, both ways, and its instruments", 30_000, this::cycle,
+            () -> core.isEngineConnected() && core.isEngineCaughtUp() && instruments.size() == 2);
         commands.subscription(CommandDescriptor.SUBSCRIBE, alice.index(), System.nanoTime(), null,
             GatewayFixtures.ACME.id(), "ACME");
 
@@ -180,16 +151,12 @@ class SessionCoreAllocationTest
         }
 
         assertTrue(marketData > WARM_UP, "market data fanned out to the subscriber: " + marketData);
-        assertEquals(3L * roundsTraded, copies, "three copies a round to the drop copy, none twice");
         assertEquals(2, zeroWindowsInARow, "bytes allocated per window of " + MEASURED + " trades (a resting " +
-            "order, two orders crossing it, one of them a direct client's, five execution reports, two trades, " +
-            "book updates and three drop copies): " + windows);
+            "order, an order crossing it, four execution reports, a trade and a book update): " + windows);
     }
 
     /**
-     * Each round: alice rests a buy of two lots, bob sells one into it, then the direct client (another route, an
-     * account of alice's) sells the other: alice's order is filled, bob's too, and alice's drop copy gets alice's
-     * two fills and the direct client's. Waits for each round's reports and copies.
+     * Each round: alice rests a buy, bob sells into it; both are filled. Waits for each round's reports.
      */
     private void trade(final CommandProxy commands, final int rounds)
     {
@@ -197,11 +164,9 @@ class SessionCoreAllocationTest
         {
             final String id = IDS[i & (IDS.length - 1)];
             final long expected = reports + 4;
-            final long expectedCopies = copies + 3;
-            roundsTraded++;
             while (!commands.newOrder(alice.index(), System.nanoTime(), null, id, GatewayFixtures.ALICE_ACCOUNT,
                 GatewayFixtures.ACME.id(), "ACME", CommandDescriptor.BUY, CommandDescriptor.LIMIT,
-                CommandDescriptor.GTC, false, 10_000, 2, 20))
+                CommandDescriptor.GTC, false, 10_000, 2, 10))
             {
                 cycle();
             }
@@ -211,26 +176,14 @@ class SessionCoreAllocationTest
             {
                 cycle();
             }
-            directOrder.wrapAndApplyHeader(directBuffer, 0, directHeader)
-                .accountId(GatewayFixtures.ALICE_SECOND_ACCOUNT).instrumentId(GatewayFixtures.ACME.id())
-                .clientOrderId(++directClientOrderId).side(Side.Sell).orderType(OrderType.Limit)
-                .timeInForce(TimeInForce.ImmediateOrCancel).price(10_000).quantity(1).sendingTime(1);
-            final int length = MessageHeaderEncoder.ENCODED_LENGTH + directOrder.encodedLength();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            boolean directSent = false;
-            while (reports < expected || copies < expectedCopies)
+            while (reports < expected)
             {
-                if (!directSent && reports >= expected - 2)
-                {
-                    // Alice's order rests and bob's is filled before the direct client's order goes.
-                    directSent = directOrders.offer(directBuffer, 0, length) > 0;
-                }
                 cycle();
                 Await.checkInterrupted();
                 if (System.nanoTime() - deadline > 0)
                 {
-                    throw new AssertionError("round " + i + " not answered: " + reports + " of " + expected +
-                        " reports, " + copies + " of " + expectedCopies + " copies");
+                    throw new AssertionError("round " + i + " not answered: " + reports + " of " + expected);
                 }
             }
         }
@@ -239,18 +192,8 @@ class SessionCoreAllocationTest
     private void cycle()
     {
         core.doWork();
-        direct.doWork();
         alice.outbound().read(drain, 64);
         bob.outbound().read(drain, 64);
-        desk.outbound().read(drainCopies, 64);
-    }
-
-    private void onCopy(final int type, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (EventDescriptor.EXECUTION_REPORT == type)
-        {
-            copies++;
-        }
     }
 
     private void onEvent(final int type, final DirectBuffer buffer, final int offset, final int length)

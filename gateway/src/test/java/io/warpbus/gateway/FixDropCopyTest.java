@@ -76,8 +76,11 @@ class FixDropCopyTest
         try (TestClient aliceOnFirst = new TestClient(first.port());
             TestClient bobOnFirst = new TestClient(first.port());
             TestClient aliceOnSecond = new TestClient(second.port());
-            TestClient carolOnSecond = new TestClient(second.port()))
+            TestClient carolOnSecond = new TestClient(second.port());
+            TestClient wsDrop = new TestClient(second.port()))
         {
+            wsDrop.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"dropCopy\":true}");
+            wsDrop.awaitType("logon");
             aliceOnFirst.logon("alice", "alice-pw");
             bobOnFirst.logon("bob", "bob-pw");
             aliceOnSecond.logon("alice", "alice-pw");
@@ -127,6 +130,18 @@ class FixDropCopyTest
                 ofFirst += "101".equals(field(copy, 1)) ? 1 : 0;
             }
             assertEquals(2, ofFirst, "both fills of the first gateway's order: " + copies);
+
+            // A WebSocket logon with dropCopy gets the same four.
+            final JsonNode wsLast = wsDrop.await((m) -> "executionReport".equals(m.path("type").asString()) &&
+                "filled".equals(m.path("execType").asString()) && 101 == m.path("account").asLong(),
+                "the WebSocket drop copy of the buy's last fill");
+            assertEquals(buyOrderId, wsLast.path("orderId").asString(), wsLast.toString());
+            assertEquals(field(last, 11), wsLast.path("clOrdId").asString(), wsLast.toString());
+            assertEquals("100.25", wsLast.path("avgPrice").asString(), wsLast.toString());
+            wsDrop.await((m) -> "dc-s2".equals(m.path("clOrdId").asString()), "the WebSocket copy of dc-s2's fill");
+            wsDrop.await((m) -> "dc-s1".equals(m.path("clOrdId").asString()), "the WebSocket copy of dc-s1's fill");
+            assertEquals(4, wsDrop.ofType("executionReport").size(), "each fill once: " + wsDrop.received());
+            wsDrop.checkSchema();
             final Message firstFill = copies.stream().filter((m) -> "101".equals(field(m, 1))).findFirst()
                 .orElseThrow();
             assertEquals("1", field(firstFill, 39), "partly filled first: " + firstFill);

@@ -39,9 +39,10 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * A real matching engine for the gateway's tests: the engine service on its own bus and thread in the test's JVM,
  * with a default route for a direct client on the bus (orders on {@link #directOrderEntry()}) and one route per
  * gateway (origin {@code n} orders on the gateway's endpoint, reports on stream 1010 + n of the
- * engine's endpoint), market data on 1003 and snapshots on 1004. Its HTTP side ({@link MetricsServer}: {@code
- * stats.json}, {@code /metrics}) listens on a free loopback port, its statistics sampled every
- * {@value #STATS_INTERVAL_MS} ms, and the gateways are pointed at it for the operations view's engine figures.
+ * engine's endpoint), market data on 1003, snapshots on 1004 and the drop-copy stream (every report of every
+ * route) on 1005, which every gateway subscribes to. Its HTTP side ({@link MetricsServer}: {@code stats.json},
+ * {@code /metrics}) listens on a free loopback port, its statistics sampled every {@value #STATS_INTERVAL_MS} ms,
+ * and the gateways are pointed at it for the operations view's engine figures.
  */
 final class EngineFixture implements AutoCloseable
 {
@@ -84,6 +85,7 @@ final class EngineFixture implements AutoCloseable
             .executionReportChannel(directReports())
             .marketDataChannel(marketData())
             .snapshotChannel(snapshots())
+            .dropCopyChannel(dropCopy())
             .snapshotIntervalNs(200_000_000L)
             .instruments(GatewayFixtures.instruments())
             .journalDirectory(journal ? dir.resolve("engine-journal") : null);
@@ -158,6 +160,11 @@ final class EngineFixture implements AutoCloseable
         return GatewayFixtures.channel(enginePort, 1004);
     }
 
+    String dropCopy()
+    {
+        return GatewayFixtures.channel(enginePort, 1005);
+    }
+
     /**
      * The properties that point a gateway of an origin at this engine.
      *
@@ -173,6 +180,7 @@ final class EngineFixture implements AutoCloseable
             "--warpbus.gateway.channels.market-data=" + marketData(),
             "--warpbus.gateway.channels.snapshots=" + snapshots(),
             "--warpbus.gateway.operations.engine-url=" + engineUrl(),
+            "--warpbus.gateway.channels.drop-copy=" + dropCopy(),
         };
     }
 

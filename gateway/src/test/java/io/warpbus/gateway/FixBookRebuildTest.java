@@ -88,7 +88,7 @@ class FixBookRebuildTest extends GatewayTestBase
             FixTestClient bob = new FixTestClient(acceptor.port(), "BOB", "WARPBUS", clients, "bob", "bob-pw")
                 .start().awaitLogon())
         {
-            md.send(marketDataRequest());
+            md.send(FixOrderEntryTest.marketDataRequest("book-1", '1', "BETA"));
             md.await(type(MsgType.MARKET_DATA_SNAPSHOT_FULL_REFRESH), "the BETA snapshot");
             final List<String> ids = new ArrayList<>();
             final List<FixTestClient> senders = new ArrayList<>();
@@ -128,7 +128,7 @@ class FixBookRebuildTest extends GatewayTestBase
      * The book from the subscriber's messages in order: a W replaces it, an X's entries add, change or delete a
      * level (trades, 269=2, leave the book as it is).
      */
-    private static String rebuild(final List<Message> messages)
+    static String rebuild(final List<Message> messages)
     {
         try
         {
@@ -184,7 +184,7 @@ class FixBookRebuildTest extends GatewayTestBase
     /**
      * The engine's book as levels: quantity left in units and order count at each price.
      */
-    private static String levels(final OrderBook book)
+    static String levels(final OrderBook book)
     {
         final TreeMap<Long, long[]> bids = new TreeMap<>();
         final TreeMap<Long, long[]> offers = new TreeMap<>();
@@ -207,7 +207,7 @@ class FixBookRebuildTest extends GatewayTestBase
         return text(bidText, offerText);
     }
 
-    private static String text(final TreeMap<Long, String> bids, final TreeMap<Long, String> offers)
+    static String text(final TreeMap<Long, String> bids, final TreeMap<Long, String> offers)
     {
         final StringBuilder text = new StringBuilder("bids");
         bids.descendingMap().forEach((price, level) -> text.append(' ').append(price).append('x').append(level));
@@ -227,24 +227,5 @@ class FixBookRebuildTest extends GatewayTestBase
         order.setString(44, BigDecimal.valueOf(price, 2).toPlainString());
         order.setString(38, Long.toString(quantity));
         return order;
-    }
-
-    private static Message marketDataRequest()
-    {
-        final quickfix.fix44.MarketDataRequest request = new quickfix.fix44.MarketDataRequest(
-            new quickfix.field.MDReqID("book-1"), new quickfix.field.SubscriptionRequestType('1'),
-            new quickfix.field.MarketDepth(0));
-        for (final char entryType : new char[] { '0', '1', '2' })
-        {
-            final quickfix.fix44.MarketDataRequest.NoMDEntryTypes types =
-                new quickfix.fix44.MarketDataRequest.NoMDEntryTypes();
-            types.setChar(269, entryType);
-            request.addGroup(types);
-        }
-        final quickfix.fix44.MarketDataRequest.NoRelatedSym related =
-            new quickfix.fix44.MarketDataRequest.NoRelatedSym();
-        related.setString(55, "BETA");
-        request.addGroup(related);
-        return request;
     }
 }

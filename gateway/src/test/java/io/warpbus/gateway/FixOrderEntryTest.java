@@ -384,7 +384,10 @@ class FixOrderEntryTest extends GatewayTestBase
         assertEquals("this is a order-entry session: market data goes on a market-data session", field(refused, 58));
     }
 
-    private static Message marketDataRequest(final String id, final char type, final String symbol)
+    /**
+     * A MarketDataRequest (V) for bids, offers and trades of one symbol, all levels.
+     */
+    static Message marketDataRequest(final String id, final char type, final String symbol)
     {
         final quickfix.fix44.MarketDataRequest request = new quickfix.fix44.MarketDataRequest(
             new quickfix.field.MDReqID(id), new quickfix.field.SubscriptionRequestType(type),

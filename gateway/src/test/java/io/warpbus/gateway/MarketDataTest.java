@@ -208,7 +208,7 @@ class MarketDataTest extends GatewayTestBase
      *
      * @return how many were sent.
      */
-    private static int flood(final TestClient bob, final int orders, final String prefix,
+    static int flood(final TestClient bob, final int orders, final String prefix,
         final java.util.function.BooleanSupplier enough)
     {
         final int before = bob.ofType("executionReport").size();

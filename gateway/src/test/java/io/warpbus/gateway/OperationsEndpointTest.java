@@ -134,7 +134,8 @@ class OperationsEndpointTest extends GatewayTestBase
             assertTrue(publication.has("lag"), publication.toString());
 
             final JsonNode subscriptions = operations.path("subscriptions");
-            assertEquals(3, subscriptions.size(), subscriptions.toString());
+            assertEquals(4, subscriptions.size(), "reports, market data, snapshots, drop copy: " + subscriptions);
+            assertEquals("drop copy", subscriptions.path(3).path("channel").asString());
             assertEquals("execution reports", subscriptions.path(0).path("channel").asString());
             assertEquals("market data", subscriptions.path(1).path("channel").asString());
             assertEquals("block", subscriptions.path(1).path("policy").asString());

@@ -50,12 +50,13 @@ import org.HdrHistogram.Histogram;
  * <pre>
  *   load client  --orders (1001)--&gt;  engine  --execution reports (1002)--&gt; load client
  *                                            --market data (1003), snapshots (1004)--&gt; md subscriber, gateway
- *   gateway      --orders (1011)--&gt;  engine  --execution reports (1012)--&gt; gateway
+ *   gateway      --orders (1011)--&gt;  engine  --execution reports (1012), drop copy (1005)--&gt; gateway
  *   gateway load --WebSocket--&gt; gateway
  * </pre>
  * It picks free ports on the host (127.0.0.1 unless {@code --host}), writes the gateway's credentials with a demo user
  * whose password is generated for the run, starts the processes, prints where to look (the gateway's WebSocket, FIX
- * acceptor (one order-entry session, {@value #FIX_SENDER_COMP_ID} to {@value #FIX_TARGET_COMP_ID}) and
+ * acceptor (an order-entry session, {@value #FIX_SENDER_COMP_ID} to {@value #FIX_TARGET_COMP_ID}, and a drop-copy
+ * session, {@value #FIX_DROP_COPY_COMP_ID}) and
  * operators' API, the demo user, metrics, data directory), then live stats every few seconds. After {@code --duration}
  * seconds, or at Ctrl-C, it stops the loads first, lets every command be answered, stops the rest, prints a summary
  * and judges the run: exit code 0 when healthy, 1 with the reasons when not (a process died, no trades, sequence
@@ -101,6 +102,10 @@ public final class DemoMain
      * The gateway's CompID on the demo's FIX session, the client's TargetCompID.
      */
     public static final String FIX_TARGET_COMP_ID = "WARPBUS";
+    /**
+     * The SenderCompID of the demo's FIX drop-copy session: every fill of the demo user's accounts, from any route.
+     */
+    public static final String FIX_DROP_COPY_COMP_ID = "DEMO_DC";
     private static final Pattern WEB = Pattern.compile(".* web=(\\S+) metrics=(\\S+) counters=(\\S+).*");
     private static final long READY_TIMEOUT_MS = 60_000;
     private static final String O2R_HISTOGRAM = "o2r_hist";
@@ -221,6 +226,7 @@ public final class DemoMain
         final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=reports";
         final String marketData = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1003|name=md";
         final String snapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1004|name=snapshots";
+        final String dropCopy = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1005|name=drop-copy";
         final String gatewayOrders = "warp:iwarp?endpoint=" + host + ":" + gatewayOrderPort +
             "|stream=1011|name=gateway-orders";
         final String gatewayReports = "warp:iwarp?endpoint=" + host + ":" + enginePort +
@@ -230,6 +236,8 @@ public final class DemoMain
             "|stream=1003|name=gateway-md";
         final String gatewaySnapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort +
             "|stream=1004|name=gateway-snapshots";
+        final String gatewayDropCopy = "warp:iwarp?endpoint=" + host + ":" + enginePort +
+            "|stream=1005|name=gateway-drop-copy";
 
         out.println("warpbus demo: a matching engine, a load generator, a market-data subscriber and a gateway " +
             "with a second load");
@@ -246,7 +254,7 @@ public final class DemoMain
             "--snapshots", snapshots, "--dir", busDir.toString(), "--instruments", String.valueOf(instruments),
             "--idle", idle.engine(), "--metrics", host + ":" + metricsPort,
             "--journal", dir.resolve("journal").toString(),
-            "--route", GATEWAY_ORIGIN + ";" + gatewayOrders + ";" + gatewayReports));
+            "--route", GATEWAY_ORIGIN + ";" + gatewayOrders + ";" + gatewayReports, "--drop-copy", dropCopy));
         final RiskLimits limits = DemoProcess.profile(instruments, 1, rate).riskLimits();
         for (final int account : new int[] { DEMO_ACCOUNTS[0], DEMO_ACCOUNTS[1], LOAD_ACCOUNT })
         {
@@ -283,10 +291,14 @@ public final class DemoMain
             "--warpbus.gateway.channels.execution-reports=" + gatewayReports,
             "--warpbus.gateway.channels.market-data=" + gatewayMarketData,
             "--warpbus.gateway.channels.snapshots=" + gatewaySnapshots,
+            "--warpbus.gateway.channels.drop-copy=" + gatewayDropCopy,
             "--warpbus.gateway.fix.port=" + fixPort, "--warpbus.gateway.fix.address=" + host,
             "--warpbus.gateway.fix.sessions[0].sender-comp-id=" + FIX_SENDER_COMP_ID,
             "--warpbus.gateway.fix.sessions[0].target-comp-id=" + FIX_TARGET_COMP_ID,
-            "--warpbus.gateway.fix.sessions[0].type=order-entry"));
+            "--warpbus.gateway.fix.sessions[0].type=order-entry",
+            "--warpbus.gateway.fix.sessions[1].sender-comp-id=" + FIX_DROP_COPY_COMP_ID,
+            "--warpbus.gateway.fix.sessions[1].target-comp-id=" + FIX_TARGET_COMP_ID,
+            "--warpbus.gateway.fix.sessions[1].type=drop-copy"));
         if (0 != metricsPort)
         {
             // The operations view shows the engine's match latency and counters, read from its HTTP side.
@@ -345,6 +357,8 @@ public final class DemoMain
         out.println("  gateway metrics  " + gatewayAddresses.group(3));
         out.println("  gateway FIX      " + host + ":" + fixPort + "  (FIX 4.4 order entry, SenderCompID " +
             FIX_SENDER_COMP_ID + ", TargetCompID " + FIX_TARGET_COMP_ID + ", log on as the demo user; docs/fix.md)");
+        out.println("  gateway FIX copy " + host + ":" + fixPort + "  (FIX 4.4 drop copy, SenderCompID " +
+            FIX_DROP_COPY_COMP_ID + ": every fill of the demo user's accounts, from any route)");
         out.println("  demo user        " + DEMO_USER + " / " + credentials.password() + "  (accounts " +
             DEMO_ACCOUNTS[0] + ", " + DEMO_ACCOUNTS[1] + "; trader and admin; generated for this run)");
         out.println("  try              WARPBUS_PASSWORD='" + credentials.password() + "' ./warpbus client --url " +

@@ -171,6 +171,10 @@ class OperationsController
         subscription(rows, "execution reports", channels.executionReports());
         subscription(rows, "market data", channels.marketData());
         subscription(rows, "snapshots", channels.snapshots());
+        if (null != channels.dropCopy() && !channels.dropCopy().isBlank())
+        {
+            subscription(rows, "drop copy", channels.dropCopy());
+        }
         return rows;
     }
 

@@ -133,6 +133,7 @@ class GatewayConfiguration
             .executionReportChannel(required(channels.executionReports(), "channels.execution-reports"))
             .marketDataChannel(required(channels.marketData(), "channels.market-data"))
             .snapshotChannel(required(channels.snapshots(), "channels.snapshots"))
+            .dropCopyChannel(null == channels.dropCopy() || channels.dropCopy().isBlank() ? null : channels.dropCopy())
             .journalDirectory(properties.journal().directory())
             .journalRetentionDays(properties.journal().retentionDays())
             .users(credentials.directory())

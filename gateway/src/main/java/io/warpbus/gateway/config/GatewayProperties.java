@@ -69,8 +69,11 @@ public record GatewayProperties(
      * @param executionReports the engine's report stream of this gateway's route.
      * @param marketData       the engine's incremental market data.
      * @param snapshots        the engine's snapshot stream.
+     * @param dropCopy         the engine's drop-copy stream (every report of every route), or unset: with it the
+     *                         gateway's drop-copy sessions get the fills of other gateways' orders too.
      */
-    public record Channels(String orderEntry, String executionReports, String marketData, String snapshots)
+    public record Channels(String orderEntry, String executionReports, String marketData, String snapshots,
+        String dropCopy)
     {
     }
 

@@ -25,14 +25,17 @@ import java.util.Map;
 import io.warpbus.gateway.config.AgentLifecycle;
 import org.agrona.CloseHelper;
 import org.apache.mina.core.service.IoAcceptor;
+import org.apache.mina.core.session.IoSession;
 import org.springframework.context.SmartLifecycle;
 import quickfix.ConfigError;
 import quickfix.DefaultMessageFactory;
 import quickfix.FileStoreFactory;
 import quickfix.SLF4JLogFactory;
+import quickfix.Session;
 import quickfix.SessionID;
 import quickfix.SessionSettings;
 import quickfix.ThreadedSocketAcceptor;
+import quickfix.mina.SessionConnector;
 
 /**
  * The gateway's FIX 4.4 acceptor, started after the session core and stopped before it: QuickFIX/J's threaded socket
@@ -94,6 +97,29 @@ public final class FixAcceptor implements SmartLifecycle
         settings.setString("SocketTcpNoDelay", "Y");
         settings.setString("SocketReuseAddress", "Y");
         return settings;
+    }
+
+    /**
+     * The MINA session of the socket a QuickFIX/J session is logged on over: its scheduled writes are what the
+     * client has not yet read past the socket's buffers. Logon path.
+     *
+     * @param acceptor the acceptor.
+     * @param session  a session of it.
+     * @return the MINA session, or null when it has no socket now.
+     */
+    static IoSession ioSession(final ThreadedSocketAcceptor acceptor, final Session session)
+    {
+        for (final IoAcceptor endpoint : acceptor.getEndpoints())
+        {
+            for (final IoSession ioSession : endpoint.getManagedSessions().values())
+            {
+                if (session == ioSession.getAttribute(SessionConnector.QF_SESSION))
+                {
+                    return ioSession;
+                }
+            }
+        }
+        return null;
     }
 
     static SessionID sessionId(final FixProperties.Session session)

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import io.warpbus.gateway.security.Authenticator;
 import io.warpbus.gateway.session.CommandDescriptor;
@@ -29,6 +30,7 @@ import io.warpbus.gateway.session.ConnectionTable;
 import io.warpbus.gateway.session.InstrumentInfo;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import org.agrona.concurrent.NanoClock;
+import org.apache.mina.core.session.IoSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import quickfix.Application;
@@ -83,6 +85,8 @@ final class FixApplication implements Application
     private final FixMetrics metrics;
     private final NanoClock clock;
     private final long logonTimeoutMs;
+    private volatile Function<Session, IoSession> ioSessions =
+        (session) -> null;
     private volatile Runnable senderWaker = () ->
     {
     };
@@ -107,6 +111,16 @@ final class FixApplication implements Application
         senderWaker = waker;
     }
 
+    /**
+     * How to find the socket's MINA session of a logged-on QuickFIX/J session (the acceptor's).
+     *
+     * @param finder gives the MINA session, or null when there is none.
+     */
+    void ioSessions(final Function<Session, IoSession> finder)
+    {
+        ioSessions = finder;
+    }
+
     @Override
     public void onCreate(final SessionID sessionId)
     {
@@ -120,6 +134,7 @@ final class FixApplication implements Application
         if (null != fix)
         {
             fix.session = Session.lookupSession(sessionId);
+            fix.ioSession = ioSessions.apply(fix.session);
             fix.live = true;
             metrics.onLogon();
             senderWaker.run();

@@ -38,6 +38,7 @@ import quickfix.ConfigError;
 import quickfix.Dictionary;
 import quickfix.SessionID;
 import quickfix.SessionSettings;
+import quickfix.ThreadedSocketAcceptor;
 
 /**
  * The FIX adapter's wiring from {@code warpbus.gateway.fix.*}: the acceptor, its application and its sender over the
@@ -80,6 +81,11 @@ class FixConfiguration
         final Path storeDirectory = null != fix.storeDirectory() ? fix.storeDirectory() :
             properties.journal().directory().resolve("fix");
         final SessionSettings settings = FixAcceptor.settings(fix, storeDirectory);
+        if (properties.sessions().socketSendBuffer() > 0)
+        {
+            // As for the WebSocket clients: a small send buffer shows a client that stops reading as slow sooner.
+            settings.setString("SocketSendBufferSize", Integer.toString(properties.sessions().socketSendBuffer()));
+        }
         final Map<SessionID, FixSessionContext> contexts = new LinkedHashMap<>();
         final Set<String> seen = new HashSet<>();
         for (int i = 0; i < fix.sessions().size(); i++)
@@ -118,7 +124,9 @@ class FixConfiguration
         final FixSender sender = new FixSender(connections, core.commands(), new FixReports(instruments),
             new FixMarketData(instruments, credentials.directory()), SystemNanoClock.INSTANCE);
         application.senderWaker(sender::wake);
-        return new FixAcceptor(FixAcceptor.acceptor(application, settings),
+        final ThreadedSocketAcceptor acceptor = FixAcceptor.acceptor(application, settings);
+        application.ioSessions((session) -> FixAcceptor.ioSession(acceptor, session));
+        return new FixAcceptor(acceptor,
             new AgentLifecycle(sender, new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,
             AgentLifecycle.SENDER_PHASE), contexts, storeDirectory);
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.warpbus.gateway.session.Connection;
+import org.apache.mina.core.session.IoSession;
 import quickfix.Session;
 
 /**
@@ -47,6 +48,8 @@ final class FixConnection
     final CompletableFuture<LogonAnswer> answer = new CompletableFuture<>();
     final AtomicBoolean closedSent = new AtomicBoolean();
     volatile Session session;
+    /** The socket's MINA session once logged on, whose scheduled writes show a client that reads too slowly. */
+    volatile IoSession ioSession;
     volatile boolean live;
     volatile boolean logoutRequested;
 

@@ -109,15 +109,12 @@ final class FixMarketData
      */
     Message snapshot(final DirectBuffer buffer, final int offset, final FixSessionContext context)
     {
-        final int instrumentId = buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET);
-        final InstrumentInfo info = instruments.get(instrumentId);
-        final String mdReqId = context.mdReqId(instrumentId);
-        if (null == info || null == mdReqId)
+        final MarketDataSnapshotFullRefresh snapshot = new MarketDataSnapshotFullRefresh();
+        final InstrumentInfo info = subscribed(buffer, offset, context, snapshot);
+        if (null == info)
         {
             return null;
         }
-        final MarketDataSnapshotFullRefresh snapshot = new MarketDataSnapshotFullRefresh();
-        snapshot.set(new MDReqID(mdReqId));
         snapshot.set(new Symbol(info.symbol()));
         final int bids = buffer.getInt(offset + EventDescriptor.BID_COUNT_OFFSET);
         final int asks = buffer.getInt(offset + EventDescriptor.ASK_COUNT_OFFSET);
@@ -147,15 +144,12 @@ final class FixMarketData
      */
     Message update(final DirectBuffer buffer, final int offset, final FixSessionContext context)
     {
-        final int instrumentId = buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET);
-        final InstrumentInfo info = instruments.get(instrumentId);
-        final String mdReqId = context.mdReqId(instrumentId);
-        if (null == info || null == mdReqId)
+        final MarketDataIncrementalRefresh refresh = new MarketDataIncrementalRefresh();
+        final InstrumentInfo info = subscribed(buffer, offset, context, refresh);
+        if (null == info)
         {
             return null;
         }
-        final MarketDataIncrementalRefresh refresh = new MarketDataIncrementalRefresh();
-        refresh.set(new MDReqID(mdReqId));
         final int count = buffer.getInt(offset + EventDescriptor.UPDATE_COUNT_OFFSET);
         int level = offset + EventDescriptor.UPDATE_LEVELS_OFFSET;
         for (int i = 0; i < count; i++, level += EventDescriptor.LEVEL_LENGTH)
@@ -182,15 +176,12 @@ final class FixMarketData
      */
     Message trade(final DirectBuffer buffer, final int offset, final FixSessionContext context)
     {
-        final int instrumentId = buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET);
-        final InstrumentInfo info = instruments.get(instrumentId);
-        final String mdReqId = context.mdReqId(instrumentId);
-        if (null == info || null == mdReqId)
+        final MarketDataIncrementalRefresh refresh = new MarketDataIncrementalRefresh();
+        final InstrumentInfo info = subscribed(buffer, offset, context, refresh);
+        if (null == info)
         {
             return null;
         }
-        final MarketDataIncrementalRefresh refresh = new MarketDataIncrementalRefresh();
-        refresh.set(new MDReqID(mdReqId));
         final Group entry = new MarketDataIncrementalRefresh.NoMDEntries();
         entry.setChar(MDUpdateAction.FIELD, MDUpdateAction.NEW);
         entry.setChar(MDEntryType.FIELD, MDEntryType.TRADE);
@@ -218,6 +209,30 @@ final class FixMarketData
         reject.set(new MDReqRejReason(MDReqRejReason.UNKNOWN_SYMBOL));
         reject.set(new Text(text));
         return reject;
+    }
+
+    /**
+     * The instrument of a market-data event (its id at {@link EventDescriptor#INSTRUMENT_OFFSET}), if the session
+     * subscribed to it: then the MDReqID (262) of that subscription is set on the message.
+     *
+     * @param buffer  the event.
+     * @param offset  where it starts.
+     * @param context the session's context.
+     * @param message the W or X being built.
+     * @return the instrument, or null when it is unknown or the session did not ask for it.
+     */
+    private InstrumentInfo subscribed(final DirectBuffer buffer, final int offset, final FixSessionContext context,
+        final Message message)
+    {
+        final int instrumentId = buffer.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET);
+        final InstrumentInfo info = instruments.get(instrumentId);
+        final String mdReqId = context.mdReqId(instrumentId);
+        if (null == info || null == mdReqId)
+        {
+            return null;
+        }
+        message.setField(new MDReqID(mdReqId));
+        return info;
     }
 
     private static void levelFields(final Group entry, final DirectBuffer buffer, final int level, final int scale)

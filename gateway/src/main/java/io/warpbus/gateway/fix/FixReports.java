@@ -97,8 +97,18 @@ final class FixReports
         final long orderId = buffer.getLong(offset + EventDescriptor.ORDER_ID_OFFSET);
         report.set(new OrderID(orderId > 0 ? Long.toString(orderId) : "NONE"));
         final long execId = buffer.getLong(offset + EventDescriptor.EXEC_ID_OFFSET);
-        report.set(new ExecID(execId > 0 ? Long.toString(execId) : "G" + Long.toHexString(
-            context.state().tokenHigh()) + "." + buffer.getLong(offset + EventDescriptor.SEQ_OFFSET)));
+        final boolean foreign = isForeignCopy(buffer, offset);
+        if (foreign)
+        {
+            // Exec ids count per route of the engine: the origin makes another gateway's unique here.
+            report.set(new ExecID((buffer.getShort(offset + EventDescriptor.FOREIGN_ORIGIN_OFFSET) & 0xFFFF) + "." +
+                execId));
+        }
+        else
+        {
+            report.set(new ExecID(execId > 0 ? Long.toString(execId) : "G" + Long.toHexString(
+                context.state().tokenHigh()) + "." + buffer.getLong(offset + EventDescriptor.SEQ_OFFSET)));
+        }
         final String current = context.currentId(coreId);
         switch (execType)
         {
@@ -141,7 +151,7 @@ final class FixReports
                 break;
         }
         report.set(new OrdStatus(ordStatus(status)));
-        orderFields(report, buffer, offset, execType);
+        orderFields(report, buffer, offset, execType, foreign);
         if (0 != code)
         {
             report.set(new Text(text));
@@ -183,7 +193,7 @@ final class FixReports
     }
 
     private void orderFields(final ExecutionReport report, final DirectBuffer buffer, final int offset,
-        final byte execType)
+        final byte execType, final boolean foreign)
     {
         report.setString(1, Long.toString(buffer.getLong(offset + EventDescriptor.ACCOUNT_OFFSET)));
         final InstrumentInfo info = instruments.get(buffer.getInt(offset + EventDescriptor.REPORT_INSTRUMENT_OFFSET));
@@ -191,9 +201,13 @@ final class FixReports
         report.setString(55, null == info ? "[N/A]" : info.symbol());
         report.setChar(54, CommandDescriptor.BUY == buffer.getByte(offset + EventDescriptor.SIDE_OFFSET) ? '1' : '2');
         final boolean market = CommandDescriptor.MARKET == buffer.getByte(offset + EventDescriptor.ORDER_TYPE_OFFSET);
-        report.setChar(40, market ? '1' : '2');
-        final byte tif = buffer.getByte(offset + EventDescriptor.TIME_IN_FORCE_OFFSET);
-        report.setChar(59, CommandDescriptor.IOC == tif ? '3' : CommandDescriptor.FOK == tif ? '4' : '1');
+        if (!foreign)
+        {
+            // Another gateway's order: the engine's report does not say its type or time in force (both optional).
+            report.setChar(40, market ? '1' : '2');
+            final byte tif = buffer.getByte(offset + EventDescriptor.TIME_IN_FORCE_OFFSET);
+            report.setChar(59, CommandDescriptor.IOC == tif ? '3' : CommandDescriptor.FOK == tif ? '4' : '1');
+        }
         if (0 != buffer.getByte(offset + EventDescriptor.POST_ONLY_OFFSET))
         {
             report.setChar(18, FixOrderMapper.POST_ONLY);
@@ -221,6 +235,18 @@ final class FixReports
             report.set(new TransactTime(LocalDateTime.ofInstant(Instant.ofEpochSecond(0, transactNs),
                 ZoneOffset.UTC)));
         }
+    }
+
+    /**
+     * Is a report event a drop copy of another gateway's order?
+     *
+     * @param buffer the event.
+     * @param offset where it starts.
+     * @return true if so.
+     */
+    static boolean isForeignCopy(final DirectBuffer buffer, final int offset)
+    {
+        return 0 != buffer.getByte(offset + EventDescriptor.FOREIGN_COPY_OFFSET);
     }
 
     /**

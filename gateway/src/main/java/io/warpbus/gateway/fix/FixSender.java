@@ -27,6 +27,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.NanoClock;
+import org.apache.mina.core.session.IoSession;
 import quickfix.Message;
 import quickfix.Session;
 import quickfix.field.BusinessRejectReason;
@@ -48,6 +49,12 @@ import quickfix.fix44.BusinessMessageReject;
 final class FixSender implements Agent
 {
     static final int EVENTS_PER_CONNECTION_PER_ROUND = 64;
+    /**
+     * Bytes QuickFIX/J may have waiting for a connection's socket before the sender stops draining the connection's
+     * queue: beyond them the client is reading too slowly, its queue in the core fills, and the core conflates its
+     * market data and times it out exactly as it does a WebSocket client whose socket is full.
+     */
+    static final long MAX_SCHEDULED_WRITE_BYTES = 16 * 1024;
 
     private final ConnectionTable connections;
     private final CommandProxy commands;
@@ -112,13 +119,19 @@ final class FixSender implements Agent
                 work += connection.outbound().read(sending, 1);
                 continue;
             }
-            if (!fix.live || fix.logoutRequested)
+            if (!fix.live || fix.logoutRequested || isBackedUp(fix))
             {
                 continue;
             }
             work += connection.outbound().read(sending, EVENTS_PER_CONNECTION_PER_ROUND);
         }
         return work;
+    }
+
+    private static boolean isBackedUp(final FixConnection fix)
+    {
+        final IoSession ioSession = fix.ioSession;
+        return null != ioSession && ioSession.getScheduledWriteBytes() > MAX_SCHEDULED_WRITE_BYTES;
     }
 
     private void onEvent(final int type, final DirectBuffer buffer, final int offset, final int length)

@@ -43,7 +43,10 @@ package io.warpbus.gateway.session;
  *   EXECUTION_REPORT 8 uint8 + 36 bytes client order id, 48 int64 order id, 56 int64 exec id, 64 int64 account,
  *                    72 int32 instrument id, 76 uint8 exec type, 77 uint8 order status, 78 uint8 side,
  *                    79 uint8 order type, 80 uint8 time in force, 81 uint8 post-only, 82 uint16 reason,
- *                    84 uint8 request only (1: a refused request that changed no order), 88 int64 price,
+ *                    84 uint8 request only (1: a refused request that changed no order), 85 uint8 copy of
+ *                    another gateway's order (1: a drop copy from the engine's drop-copy stream; its client
+ *                    order id is {@code R<origin>.<sequence>}, its exec id counts on that origin's route),
+ *                    86 uint16 that origin, 88 int64 price,
  *                    96 int64 quantity, 104 int64 last price, 112 int64 last quantity,
  *                    120 int64 cumulative quantity, 128 int64 leaves quantity, 136 int64 cumulative notional
  *                    (sum of fill price times quantity), 144 int64 transact time
@@ -165,6 +168,8 @@ public final class EventDescriptor
     public static final int POST_ONLY_OFFSET = 81;
     public static final int REASON_OFFSET = 82;
     public static final int REQUEST_ONLY_OFFSET = 84;
+    public static final int FOREIGN_COPY_OFFSET = 85;
+    public static final int FOREIGN_ORIGIN_OFFSET = 86;
     public static final int PRICE_OFFSET = 88;
     public static final int QUANTITY_OFFSET = 96;
     public static final int LAST_PRICE_OFFSET = 104;

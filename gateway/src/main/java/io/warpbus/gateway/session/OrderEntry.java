@@ -21,6 +21,7 @@ import io.warpbus.orderentry.RejectReason;
 import io.warpbus.orderentry.sbe.ExecutionReportDecoder;
 import io.warpbus.orderentry.sbe.OrderType;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -404,7 +405,7 @@ final class OrderEntry implements EngineLink.ReportListener
             lastQuantity, report.transactTime());
         if ((ExecTypes.PARTIALLY_FILLED == execType || ExecTypes.FILLED == execType) && !dropCopies.isEmpty())
         {
-            copyFill(order);
+            copyFill(order.account, order.session(), event);
         }
         if (0 != order.pendingRequestNs && answersRequest(execType, report.reason()))
         {
@@ -474,6 +475,11 @@ final class OrderEntry implements EngineLink.ReportListener
     {
         final GatewayOrder order = orders.byClientId(probe.set(sessionIndex, event,
             offset + EventDescriptor.CLIENT_ORDER_ID_OFFSET));
+        if (0 != event.getByte(offset + EventDescriptor.FOREIGN_COPY_OFFSET))
+        {
+            // A copy of another gateway's fill: its exec id counts on that gateway's route, not this one's.
+            return 0;
+        }
         final long execId = event.getLong(offset + EventDescriptor.EXEC_ID_OFFSET);
         if (null == order || 0 != event.getByte(offset + EventDescriptor.REQUEST_ONLY_OFFSET))
         {
@@ -708,25 +714,39 @@ final class OrderEntry implements EngineLink.ReportListener
     }
 
     /**
-     * The fill just written to the event buffer, to every drop-copy session whose user is entitled to the order's
-     * account (the owning session has it already). Journaled like any report, so a drop copy that is away gets its
-     * fills when it resumes.
+     * A fill, written as an {@code EXECUTION_REPORT} event, to every drop-copy session whose user is entitled to the
+     * order's account, except the session that owns the order (it has it already). Journaled like any report, so a
+     * drop copy that is away gets its fills when it resumes. Core thread.
+     *
+     * @param account      the order's account.
+     * @param ownerSession the index of the session that owns the order, or -1 for another gateway's order.
+     * @param fill         the event, from offset 0, {@link EventDescriptor#EXECUTION_REPORT_LENGTH} bytes.
      */
-    private void copyFill(final GatewayOrder order)
+    void copyFill(final long account, final int ownerSession, final MutableDirectBuffer fill)
     {
         final IntArrayList dropCopies = this.dropCopies;
         final long nowNs = context.nanoClock().nanoTime();
         for (int i = 0, size = dropCopies.size(); i < size; i++)
         {
             final Session session = sessions[dropCopies.getInt(i)];
-            if (session.index != order.session() && null != session.user && session.user.isEntitled(order.account) &&
+            if (session.index != ownerSession && null != session.user && session.user.isEntitled(account) &&
                 (Session.CONNECTED == session.state || Session.DISCONNECTED == session.state))
             {
-                outbox.send(session, EventDescriptor.EXECUTION_REPORT, event, 0,
+                outbox.send(session, EventDescriptor.EXECUTION_REPORT, fill, 0,
                     EventDescriptor.EXECUTION_REPORT_LENGTH, nowNs);
                 counters.increment(GatewayCounterDescriptor.DROP_COPIES);
             }
         }
+    }
+
+    /**
+     * Are there drop-copy sessions?
+     *
+     * @return true when at least one session is a drop copy.
+     */
+    boolean hasDropCopies()
+    {
+        return !dropCopies.isEmpty();
     }
 
     /**

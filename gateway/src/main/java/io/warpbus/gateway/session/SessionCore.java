@@ -43,7 +43,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * <pre>
  *   adapters --CommandProxy--&gt; inbound ring --&gt; SessionCore --&gt; per-connection queues --&gt; adapters
  *                                                   |    ^
- *                      order entry (origin's stream) v    | reports (its route), market data, snapshots
+ *                      order entry (origin's stream) v    | reports (its route), market data, snapshots,
+ *                                                               drop copy (every route: other gateways' fills)
  *                                                matching engine, over the bus
  * </pre>
  * One duty cycle: the bus (in {@code INVOKER} mode), market-data snapshots then increments (fanned out with
@@ -70,6 +71,7 @@ public final class SessionCore implements Agent, AutoCloseable
     private final OrderEntry orders;
     private final MarketDataFanout marketData;
     private final EngineLink engine;
+    private final DropCopyAdapter dropCopy;
     private final Subscription marketDataSubscription;
     private final Subscription snapshotSubscription;
     private final FragmentAssembler marketDataAssembler;
@@ -133,6 +135,16 @@ public final class SessionCore implements Agent, AutoCloseable
             closeables.add(snapshotSubscription);
             marketDataSubscription = bus.addSubscription(context.marketDataChannel());
             closeables.add(marketDataSubscription);
+            if (null != context.dropCopyChannel())
+            {
+                final Subscription dropCopySubscription = bus.addSubscription(context.dropCopyChannel());
+                dropCopy = new DropCopyAdapter(dropCopySubscription, orders, instruments, context.origin());
+                closeables.add(dropCopy);
+            }
+            else
+            {
+                dropCopy = null;
+            }
             snapshotAssembler = new FragmentAssembler(marketData.snapshotHandler());
             marketDataAssembler = new FragmentAssembler(marketData.incrementalHandler());
         }
@@ -163,6 +175,10 @@ public final class SessionCore implements Agent, AutoCloseable
         work += snapshotSubscription.poll(snapshotAssembler, FRAGMENT_LIMIT);
         work += marketDataSubscription.poll(marketDataAssembler, FRAGMENT_LIMIT);
         work += engine.poll(nowNs);
+        if (null != dropCopy)
+        {
+            work += dropCopy.poll();
+        }
         work += inbound.read(commandHandler, COMMAND_LIMIT);
         work += lifecycle.doWork(nowNs);
         if (nowNs - nextStatusNs >= 0)

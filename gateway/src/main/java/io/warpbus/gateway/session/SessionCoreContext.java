@@ -38,6 +38,7 @@ public final class SessionCoreContext
     private String executionReportChannel;
     private String marketDataChannel;
     private String snapshotChannel;
+    private String dropCopyChannel;
     private Path journalDirectory;
     private int journalRetentionDays = 2;
     private UserDirectory users;
@@ -194,6 +195,29 @@ public final class SessionCoreContext
     public String snapshotChannel()
     {
         return snapshotChannel;
+    }
+
+    /**
+     * The engine's drop-copy stream (every report of every route), or null for none: with it, the gateway's
+     * drop-copy sessions get the fills of other gateways' orders too.
+     *
+     * @param channel channel URI, or null.
+     * @return this.
+     */
+    public SessionCoreContext dropCopyChannel(final String channel)
+    {
+        this.dropCopyChannel = channel;
+        return this;
+    }
+
+    /**
+     * What {@link #dropCopyChannel(String)} set.
+     *
+     * @return the channel, or null.
+     */
+    public String dropCopyChannel()
+    {
+        return dropCopyChannel;
     }
 
     /**

@@ -345,7 +345,8 @@ final class JsonProtocol
             new Field("signature", Kind.STRING, false),
             new Field("heartbeatMs", Kind.INTEGER, false),
             new Field("session", Kind.STRING, false),
-            new Field("resume", Kind.OBJECT, false)));
+            new Field("resume", Kind.OBJECT, false),
+            new Field("dropCopy", Kind.BOOLEAN, false)));
         specs.put("logout", fields());
         specs.put("heartbeat", fields(new Field("testId", Kind.STRING, false)));
         specs.put("testRequest", fields(new Field("testId", Kind.STRING, true)));

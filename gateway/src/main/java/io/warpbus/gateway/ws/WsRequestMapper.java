@@ -115,6 +115,8 @@ final class WsRequestMapper
             tokenLow = Long.parseUnsignedLong(token.substring(16), 16);
         }
 
+        // A drop copy also gets a copy of every fill of its user's accounts, from any session or gateway.
+        final byte flags = request.flag("dropCopy", false) ? CommandDescriptor.LOGON_DROP_COPY : 0;
         final String logonName = byKey ? request.string("apiKey") : request.string("username");
         final Authenticator.Outcome outcome = byKey ?
             authenticator.apiKey(logonName, request.integer("timestamp"), request.string("nonce"),
@@ -130,7 +132,7 @@ final class WsRequestMapper
         final long low = tokenLow;
         final int index = connection.connection().index();
         final boolean submitted = offer(() -> commands.logon(index, receivedNs, requestId, outcome.user().index(),
-            (int)heartbeatMs, from, high, low, name, connection.address()));
+            (int)heartbeatMs, from, high, low, name, connection.address(), flags));
         return new LogonResult(submitted, submitted ? null : "the gateway is overloaded, try again");
     }
 

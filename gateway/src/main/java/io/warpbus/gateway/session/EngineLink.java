@@ -48,9 +48,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * overlapping what arrived); a later one, or an {@code EngineHeartbeat} naming a later last exec id (the greeting of
  * a restarted engine, or this gateway after its own restart), means reports were missed: the link asks the engine
  * to resend from {@code last + 1} and drops what arrives out of order until the resend has filled the hole. A resend
- * that makes no progress is asked again every second; after three tries the reports the engine no longer holds are
- * given up (logged) and numbering goes on from the first one it still has. Once the engine's heartbeat names the
- * last exec id received, the link is caught up ({@link ReportListener#onCaughtUp}).
+ * that makes no progress is asked again every second; after three requests sent without progress the reports the
+ * engine no longer holds are given up (logged) and numbering goes on from the first one it still has. Once the
+ * engine's heartbeat names the last exec id received, the link is caught up ({@link ReportListener#onCaughtUp}).
  */
 final class EngineLink implements AutoCloseable
 {
@@ -281,9 +281,18 @@ final class EngineLink implements AutoCloseable
             lastExecId = execId;
             counters.increment(GatewayCounterDescriptor.ENGINE_REPORTS);
             listener.onReport(report, nowNs);
-            if (repairing && lastExecId >= repairTarget)
+            if (repairing)
             {
-                endRepair();
+                if (lastExecId >= repairTarget)
+                {
+                    endRepair();
+                }
+                else
+                {
+                    // The resend is arriving: only a resend that stops making progress counts as unanswered.
+                    repairAttempts = 0;
+                    repairRequestedNs = nowNs;
+                }
             }
             return;
         }
@@ -315,14 +324,18 @@ final class EngineLink implements AutoCloseable
         if (!repairing)
         {
             repairing = true;
-            repairAttempts = 0;
-            requestResend();
+            repairAttempts = requestResend() ? 1 : 0;
         }
     }
 
+    /**
+     * Ask again. Only requests that reached the order-entry publication count towards giving up: after a restart
+     * the engine may not have rejoined this gateway's publication yet, and a request that was never sent says
+     * nothing about what the engine still holds.
+     */
     private void retryRepair()
     {
-        if (++repairAttempts >= RESEND_ATTEMPTS && Long.MAX_VALUE != lowestSeenAboveGap &&
+        if (repairAttempts >= RESEND_ATTEMPTS && Long.MAX_VALUE != lowestSeenAboveGap &&
             lowestSeenAboveGap > lastExecId + 1)
         {
             counters.onError(new IllegalStateException("the engine no longer holds execution reports " +
@@ -330,10 +343,13 @@ final class EngineLink implements AutoCloseable
             lastExecId = lowestSeenAboveGap - 1;
             repairAttempts = 0;
         }
-        requestResend();
+        if (requestResend())
+        {
+            repairAttempts++;
+        }
     }
 
-    private void requestResend()
+    private boolean requestResend()
     {
         repairRequestedNs = nowNs;
         resendRequest.wrapAndApplyHeader(sendBuffer, 0, headerEncoder)
@@ -343,7 +359,9 @@ final class EngineLink implements AutoCloseable
         if (orderEntry.offer(sendBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + resendRequest.encodedLength()) > 0)
         {
             counters.increment(GatewayCounterDescriptor.ENGINE_RESEND_REQUESTS);
+            return true;
         }
+        return false;
     }
 
     private void endRepair()

@@ -75,8 +75,9 @@ public final class BusBench
     private static final int[] PING_SIZES = { 32, 64 };
     private static final int[] FAN_OUTS = { 1, 4 };
     private static final int THROUGHPUT_SIZE = 64;
+    /** The systems compared side by side; {@code warpbus-rdma} has ping-pong only (see {@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
-        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP },
+        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA },
         { BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC } };
 
     private final boolean quick;
@@ -191,9 +192,8 @@ public final class BusBench
                 continue;
             }
             streamBase += 10;
-            final BusSystem[] pingSystems = pingSystems(pair);
-            open(runs, pingSystems, (system) -> Channels.pingPong(system, streamBase));
-            for (final BusSystem system : pingSystems)
+            open(runs, pair, (system) -> Channels.pingPong(system, streamBase));
+            for (final BusSystem system : pair)
             {
                 runs.pingPong(report, null, system, PING_SIZES[0], pings / 4, maxRunNs);
             }
@@ -204,20 +204,23 @@ public final class BusBench
                 {
                     for (int round = 0; round < rounds; round++)
                     {
-                        for (final BusSystem system : order(pingSystems, round))
+                        for (final BusSystem system : order(pair, round))
                         {
                             runs.pingPong(report, caseName, system, size, pings, maxRunNs);
                         }
                     }
                 }
             }
-            close(runs, pingSystems);
+            close(runs, pair);
         }
-        for (final BusSystem[] pair : activePairs())
+        for (final BusSystem[] systemsOfPair : activePairs())
         {
-            final BenchReport report = report(pair);
-            for (final int subscribers : FAN_OUTS)
+            final BenchReport report = report(systemsOfPair);
+            final BusSystem[] pair = Stream.of(systemsOfPair).filter((s) -> BusSystem.WARPBUS_RDMA != s)
+                .toArray(BusSystem[]::new);
+            for (int i = 0; i < FAN_OUTS.length && pair.length > 0; i++)
             {
+                final int subscribers = FAN_OUTS[i];
                 final String caseName = "throughput-" + THROUGHPUT_SIZE + "B-" + subscribers + "sub";
                 if (!cases.matcher(caseName).matches())
                 {
@@ -288,25 +291,9 @@ public final class BusBench
         return pairs;
     }
 
-    /**
-     * The systems of a pair's ping-pong: the network pair's also has the engine alone, so that the bus's own cost
-     * over it is a ratio in the same run.
-     */
-    private BusSystem[] pingSystems(final BusSystem[] pair)
-    {
-        if (BusSystem.WARPBUS_IPC == pair[0] || BusSystem.AERON_IPC == pair[0] ||
-            !systems.matcher(BusSystem.WARPBUS_RDMA.label()).matches())
-        {
-            return pair;
-        }
-        final BusSystem[] withEngine = java.util.Arrays.copyOf(pair, pair.length + 1);
-        withEngine[pair.length] = BusSystem.WARPBUS_RDMA;
-        return withEngine;
-    }
-
     private BenchReport report(final BusSystem[] pair)
     {
-        return BusSystem.WARPBUS_IWARP == pair[0] || BusSystem.AERON_UDP == pair[0] ? network : ipc;
+        return BusSystem.WARPBUS_IPC == pair[0] || BusSystem.AERON_IPC == pair[0] ? ipc : network;
     }
 
     private static List<BusSystem> order(final BusSystem[] pair, final int round)

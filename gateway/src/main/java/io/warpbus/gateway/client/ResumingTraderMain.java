@@ -15,14 +15,11 @@
  */
 package io.warpbus.gateway.client;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.gateway.client.GatewayClient.ClientOptions;
+import io.warpbus.gateway.demo.Supervised;
 
 /**
  * {@code ./warpbus trader}: runs a {@link ResumingTrader} until its standard input ends (or the line {@code stop})
@@ -93,7 +91,7 @@ public final class ResumingTraderMain
             err.println(USAGE);
             return GatewayClient.EXIT_USAGE;
         }
-        final CountDownLatch stop = options.durationS() > 0 ? new CountDownLatch(1) : stopSignal(in);
+        final CountDownLatch stop = options.durationS() > 0 ? new CountDownLatch(1) : Supervised.stopSignal(in);
         final ResumingTrader trader;
         try
         {
@@ -128,31 +126,6 @@ public final class ResumingTraderMain
             out.flush();
             return ok ? GatewayClient.EXIT_OK : GatewayClient.EXIT_FAILED;
         }
-    }
-
-    private static CountDownLatch stopSignal(final InputStream input)
-    {
-        final CountDownLatch stop = new CountDownLatch(1);
-        final Thread thread = new Thread(() ->
-        {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8)))
-            {
-                String line;
-                do
-                {
-                    line = reader.readLine();
-                }
-                while (null != line && !"stop".equals(line.trim()));
-            }
-            catch (final IOException ignore)
-            {
-                // A broken pipe: whoever held the input is gone, which means stop.
-            }
-            stop.countDown();
-        }, "trader-stop");
-        thread.setDaemon(true);
-        thread.start();
-        return stop;
     }
 
     /**

@@ -26,21 +26,21 @@ import java.util.concurrent.CountDownLatch;
  * The gateway's side of the demo's process protocol (see matching-demo's {@code DemoChild}): the demo reads
  * {@code READY ...}, {@code STATS NAME key=value ...} and {@code STOPPED ...} lines from standard output, and holds
  * standard input open as the child's life line: the line {@code stop}, or the end of input when the demo dies for
- * any reason, stops the child.
+ * any reason, stops the child. Other processes held by a parent's pipe (the testbed's trader) use the same watch.
  */
-final class Supervised
+public final class Supervised
 {
     private Supervised()
     {
     }
 
     /**
-     * A latch that opens when the demo says stop or goes away.
+     * A latch that opens when the parent says stop or goes away (the end of input).
      *
      * @param input usually {@code System.in}.
      * @return the latch.
      */
-    static CountDownLatch stopSignal(final InputStream input)
+    public static CountDownLatch stopSignal(final InputStream input)
     {
         final CountDownLatch stop = new CountDownLatch(1);
         final Thread thread = new Thread(() ->
@@ -56,10 +56,10 @@ final class Supervised
             }
             catch (final IOException ignore)
             {
-                // A broken pipe: the demo is gone, which means stop.
+                // A broken pipe: the parent is gone, which means stop.
             }
             stop.countDown();
-        }, "demo-watch");
+        }, "parent-watch");
         thread.setDaemon(true);
         thread.start();
         return stop;

@@ -7,7 +7,7 @@
 #   ops/testbed/testbed.sh            quick mode (a few minutes; what CI runs)
 #   ops/testbed/testbed.sh --soak     the fault cycle several times over a longer stream
 #   options: --rate MSGS_PER_S  --cycles N  --work DIR (logs; default a fresh temp dir, kept)
-#            --without-gateway (no gateway phase: no gateway kill -9; what TestbedTest runs for now, docs/testbed.md)
+#            --without-gateway (no gateway phase: no gateway kill -9, nine faults)
 #
 # The last line is: testbed: faults F, sent S, received R, repaired P, lost L, duplicated D
 # Exit code 0 when L = 0 and D = 0 and every process did what it should; 1 otherwise; 2 for bad usage or a missing

@@ -69,10 +69,8 @@ class TestbedTest
             Assumptions.abort("testbed skipped: " + missing);
         }
         final Path output = dir.resolve("testbed.out");
-        // Without the gateway phase for now: in one CI run of three its gateway kill -9 lost a cancel's execution
-        // report (docs/testbed.md#the-gateway-phase-and-ci); ops/testbed/testbed.sh runs it by default.
         final ProcessBuilder builder = new ProcessBuilder(root.resolve("ops/testbed/testbed.sh").toString(),
-            "--without-gateway", "--work", dir.resolve("work").toString())
+            "--work", dir.resolve("work").toString())
             .directory(root.toFile())
             .redirectErrorStream(true)
             .redirectOutput(output.toFile());

@@ -72,7 +72,8 @@ import org.HdrHistogram.Histogram;
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
  * gateway backs off.
  * <p>
- * Latency: the first {@code --warmup} seconds of load (5, at most half of {@code --duration}) are reported on a line
+ * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins, at most half of
+ * {@code --duration}) are reported on a line
  * of their own and kept out of the summary's percentiles; each live line covers the whole interval since the last
  * one ({@link LatencyWindows}).
  */
@@ -198,9 +199,9 @@ public final class DemoMain
         final long rate = options.number("rate", 20_000, 1, 10_000_000);
         final int instruments = (int)options.number("instruments", 10, 1, 1000);
         final long intervalS = options.number("interval", 5, 1, 3600);
-        final long warmupS = durationS > 0 ? Math.min(options.number("warmup", 5, 0, 3600), durationS / 2) :
-            options.number("warmup", 5, 0, 3600);
         final IdlePlan idle = idlePlan(options);
+        final long askedWarmupS = options.number("warmup", idle.warmupSeconds(), 0, 3600);
+        final long warmupS = durationS > 0 ? Math.min(askedWarmupS, durationS / 2) : askedWarmupS;
         final String host = options.string("host", "127.0.0.1");
         final Path dir = Path.of(options.string("dir", Path.of(System.getProperty("java.io.tmpdir"),
             "warpbus-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))

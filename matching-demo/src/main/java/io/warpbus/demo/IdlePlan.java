@@ -33,17 +33,27 @@ public final class IdlePlan
     static final String SHARED = "backoff-" + SHARED_PARK_US;
     static final String SPIN = "spin";
     static final String BACKOFF = "backoff";
+    /** Default warm-up, in seconds, where a core is left for a spinner. */
+    static final int WARMUP_S = 5;
+    /**
+     * Default warm-up, in seconds, where nothing spins: five JVMs compiling their hot paths on two cores fall behind
+     * the load for about this long before their backlog is gone (docs/performance.md, "The demo on two cores").
+     */
+    static final int SHARED_WARMUP_S = 30;
 
     private final String engine;
     private final String client;
     private final String md;
+    private final int warmupSeconds;
     private final String reason;
 
-    private IdlePlan(final String engine, final String client, final String md, final String reason)
+    private IdlePlan(
+        final String engine, final String client, final String md, final int warmupSeconds, final String reason)
     {
         this.engine = engine;
         this.client = client;
         this.md = md;
+        this.warmupSeconds = warmupSeconds;
         this.reason = reason;
     }
 
@@ -80,11 +90,13 @@ public final class IdlePlan
         {
             why = cores + " core" + (1 == cores ? "" : "s") + " for five processes: nothing busy-spins (a spinner " +
                 "would take a core the others need); the engine and the load client park at most " + SHARED_PARK_US +
-                " us when idle";
+                " us when idle; the warm-up is " + SHARED_WARMUP_S + " s unless --warmup says (the JIT of five " +
+                "JVMs holds the load back that long)";
         }
         final boolean asked = null != engine || null != client || null != md;
         return new IdlePlan(null != engine ? engine : chosenEngine, null != client ? client : chosenClient,
-            null != md ? md : BACKOFF, why + (asked ? "; the options given override it" : ""));
+            null != md ? md : BACKOFF, spareCores >= 1 ? WARMUP_S : SHARED_WARMUP_S,
+            why + (asked ? "; the options given override it" : ""));
     }
 
     private static void check(final String option, final String alias)
@@ -130,6 +142,16 @@ public final class IdlePlan
     public String md()
     {
         return md;
+    }
+
+    /**
+     * The warm-up when {@code --warmup} is not given: longer where the processes share the cores.
+     *
+     * @return seconds.
+     */
+    public int warmupSeconds()
+    {
+        return warmupSeconds;
     }
 
     /**

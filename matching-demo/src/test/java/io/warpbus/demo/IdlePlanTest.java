@@ -32,6 +32,8 @@ class IdlePlanTest
         assertEquals("backoff", plan.md());
         assertTrue(plan.toString().startsWith("engine backoff-50, client backoff-50, md backoff (2 cores for five " +
             "processes: nothing busy-spins"), plan.toString());
+        assertEquals(30, plan.warmupSeconds());
+        assertTrue(plan.toString().contains("the warm-up is 30 s unless --warmup says"), plan.toString());
     }
 
     @Test
@@ -40,6 +42,7 @@ class IdlePlanTest
         final IdlePlan plan = IdlePlan.choose(3, null, null, null);
         assertEquals("spin", plan.engine());
         assertEquals("backoff-50", plan.client());
+        assertEquals(5, plan.warmupSeconds());
     }
 
     @Test

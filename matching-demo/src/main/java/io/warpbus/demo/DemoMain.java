@@ -72,10 +72,9 @@ import org.HdrHistogram.Histogram;
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
  * gateway backs off.
  * <p>
- * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins, at most half of
- * {@code --duration}) are reported on a line
- * of their own and kept out of the summary's percentiles; each live line covers the whole interval since the last
- * one ({@link LatencyWindows}).
+ * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins; at most half of
+ * {@code --duration}) are reported on a line of their own and kept out of the summary's percentiles; each live line
+ * covers the whole interval since the last one ({@link LatencyWindows}).
  */
 public final class DemoMain
 {

@@ -22,7 +22,8 @@ import io.warpbus.iwarp.IdleStrategies;
  * user chose: a busy-spinning thread takes a whole core, and the demo runs five JVMs (engine, load client,
  * market-data subscriber, gateway, gateway load). A spinner is given a core only where one is left for it after
  * {@value #CORES_FOR_THE_REST} for the other processes; otherwise the thread backs off to parks of at most
- * {@value #SHARED_PARK_US} us, which costs a wake-up per command but leaves the cores to whoever has work.
+ * {@value #SHARED_PARK_US} us, which costs a wake-up per command but leaves the cores to whoever has work. Where
+ * nothing spins the default warm-up is longer too.
  */
 public final class IdlePlan
 {

@@ -26,6 +26,7 @@ import io.warpbus.gateway.config.GatewayProperties;
 import io.warpbus.gateway.security.Authenticator;
 import io.warpbus.gateway.security.CredentialStore;
 import io.warpbus.gateway.session.ConnectionTable;
+import io.warpbus.gateway.session.DrainerIdleStrategy;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
@@ -127,8 +128,9 @@ class FixConfiguration
         final ThreadedSocketAcceptor acceptor = FixAcceptor.acceptor(application, settings);
         application.ioSessions((session) -> FixAcceptor.ioSession(acceptor, session));
         return new FixAcceptor(acceptor,
-            new AgentLifecycle(sender, new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,
-            AgentLifecycle.SENDER_PHASE), contexts, storeDirectory);
+            new AgentLifecycle(sender, new DrainerIdleStrategy(connections, FixApplication.ADAPTER_ID,
+            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), DrainerIdleStrategy.QUIET_PARK_NS),
+            counters, AgentLifecycle.SENDER_PHASE), contexts, storeDirectory);
     }
 
     private static void checkCompId(final String property, final String value)

@@ -27,6 +27,7 @@ import io.warpbus.gateway.config.GatewayProperties;
 import io.warpbus.gateway.security.Authenticator;
 import io.warpbus.gateway.security.CredentialStore;
 import io.warpbus.gateway.session.ConnectionTable;
+import io.warpbus.gateway.session.DrainerIdleStrategy;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
@@ -116,8 +117,9 @@ class WebSocketConfiguration
     {
         return new AgentLifecycle(new WsSender(connections, new OutboundEvents(new JsonEventEncoder(instruments,
             credentials.directory()), authenticator)),
-            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), counters,
-            AgentLifecycle.SENDER_PHASE);
+            new DrainerIdleStrategy(connections, GatewayWebSocketHandler.ADAPTER_ID,
+            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), DrainerIdleStrategy.QUIET_PARK_NS),
+            counters, AgentLifecycle.SENDER_PHASE);
     }
 
     @Bean

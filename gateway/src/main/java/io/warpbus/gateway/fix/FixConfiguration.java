@@ -30,7 +30,6 @@ import io.warpbus.gateway.session.DrainerIdleStrategy;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -50,8 +49,6 @@ import quickfix.ThreadedSocketAcceptor;
 @EnableConfigurationProperties(FixProperties.class)
 class FixConfiguration
 {
-    private static final int SENDER_SPINS = 10;
-    private static final int SENDER_YIELDS = 5;
 
     @Bean
     FixMetrics fixMetrics()
@@ -128,8 +125,7 @@ class FixConfiguration
         final ThreadedSocketAcceptor acceptor = FixAcceptor.acceptor(application, settings);
         application.ioSessions((session) -> FixAcceptor.ioSession(acceptor, session));
         return new FixAcceptor(acceptor,
-            new AgentLifecycle(sender, new DrainerIdleStrategy(connections, FixApplication.ADAPTER_ID,
-            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), DrainerIdleStrategy.QUIET_PARK_NS),
+            new AgentLifecycle(sender, DrainerIdleStrategy.forSender(connections, FixApplication.ADAPTER_ID),
             counters, AgentLifecycle.SENDER_PHASE), contexts, storeDirectory);
     }
 

@@ -18,6 +18,7 @@ package io.warpbus.gateway.session;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -30,8 +31,11 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class DrainerIdleStrategy implements IdleStrategy
 {
-    /** The quiet park of the gateway's senders. */
-    public static final long QUIET_PARK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long QUIET_PARK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int SENDER_SPINS = 10;
+    private static final int SENDER_YIELDS = 5;
+    private static final long SENDER_MIN_PARK_NS = 1_000;
+    private static final long SENDER_MAX_PARK_NS = 200_000;
 
     private final ConnectionTable connections;
     private final int adapter;
@@ -57,6 +61,20 @@ public final class DrainerIdleStrategy implements IdleStrategy
         this.adapter = adapter;
         this.busy = busy;
         this.quietParkNs = quietParkNs;
+    }
+
+    /**
+     * The strategy of the gateway's senders: a back-off of 10 spins, 5 yields and parks of 1 to 200 us while the
+     * adapter has connections, parks of 10 ms while it has none.
+     *
+     * @param connections the table the sender drains.
+     * @param adapter     the adapter whose connections it drains.
+     * @return the strategy.
+     */
+    public static DrainerIdleStrategy forSender(final ConnectionTable connections, final int adapter)
+    {
+        return new DrainerIdleStrategy(connections, adapter, new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS,
+            SENDER_MIN_PARK_NS, SENDER_MAX_PARK_NS), QUIET_PARK_NS);
     }
 
     @Override

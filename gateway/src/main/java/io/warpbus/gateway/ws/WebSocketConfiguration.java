@@ -31,7 +31,6 @@ import io.warpbus.gateway.session.DrainerIdleStrategy;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.InstrumentRegistry;
 import io.warpbus.gateway.session.SessionCore;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
@@ -53,8 +52,6 @@ class WebSocketConfiguration
      * Few idle passes before the sender parks: a pass looks at every connection, and the session core wakes the
      * sender whenever it has queued something.
      */
-    private static final int SENDER_SPINS = 10;
-    private static final int SENDER_YIELDS = 5;
 
     /** Logons waiting for a logon thread before new ones are refused. */
     private static final int LOGON_QUEUE = 4096;
@@ -117,8 +114,7 @@ class WebSocketConfiguration
     {
         return new AgentLifecycle(new WsSender(connections, new OutboundEvents(new JsonEventEncoder(instruments,
             credentials.directory()), authenticator)),
-            new DrainerIdleStrategy(connections, GatewayWebSocketHandler.ADAPTER_ID,
-            new BackoffIdleStrategy(SENDER_SPINS, SENDER_YIELDS, 1_000, 200_000), DrainerIdleStrategy.QUIET_PARK_NS),
+            DrainerIdleStrategy.forSender(connections, GatewayWebSocketHandler.ADAPTER_ID),
             counters, AgentLifecycle.SENDER_PHASE);
     }
 

@@ -33,6 +33,7 @@ import io.warpbus.iwarp.QueuePair;
 import io.warpbus.iwarp.QueuePairAttributes;
 import io.warpbus.iwarp.QueuePairState;
 import io.warpbus.iwarp.Rnic;
+import io.warpbus.iwarp.mpa.NegotiatedParameters;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -337,19 +338,54 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         if (CONNECTED == state)
         {
             // Say so first: the publisher then counts a departure, not a lost subscriber.
-            qp.postWriteInline(0, RingDescriptor.SUBSCRIBER_CLOSED, 0, 0, 8, reply.creditStag(),
-                reply.creditAddress() + RdmaSubscriberLink.CREDIT_STATUS_OFFSET, 0);
+            sayLeaving(reply);
             qp.disconnect();
             startClosingImage("subscription closed");
         }
         else if (CONNECTING == state)
         {
+            // The engine may have the connection up while its ESTABLISHED event still waits for the conductor's
+            // next poll, and the publisher counts this subscriber from the connection's first FPDU: say so then too.
+            final SubscribeHandshake.Reply established = establishedReply();
+            if (null != established)
+            {
+                sayLeaving(established);
+            }
             qp.disconnect();
             state = BACKOFF;
         }
         else if (BACKOFF == state)
         {
             state = CLOSED;
+        }
+    }
+
+    private void sayLeaving(final SubscribeHandshake.Reply publisherReply)
+    {
+        qp.postWriteInline(0, RingDescriptor.SUBSCRIBER_CLOSED, 0, 0, 8, publisherReply.creditStag(),
+            publisherReply.creditAddress() + RdmaSubscriberLink.CREDIT_STATUS_OFFSET, 0);
+    }
+
+    /**
+     * The publisher's reply on a connection that the engine has established but whose ESTABLISHED event has not
+     * reached this endpoint yet.
+     *
+     * @return the reply, or null when the connection is not up or the reply is malformed.
+     */
+    private SubscribeHandshake.Reply establishedReply()
+    {
+        final NegotiatedParameters negotiated = qp.negotiated();
+        if (QueuePairState.RTS != qp.state() || null == negotiated)
+        {
+            return null;
+        }
+        try
+        {
+            return SubscribeHandshake.decodeReply(negotiated.peerPrivateData());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
         }
     }
 

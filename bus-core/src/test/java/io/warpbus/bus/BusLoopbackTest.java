@@ -234,6 +234,24 @@ class BusLoopbackTest
     @Test
     void shouldSeeABusClosedWhileSubscribedAsADepartureNotALostSubscriber() throws Exception
     {
+        closeSubscriberBusWhileSubscribed(false);
+    }
+
+    @Test
+    void shouldSeeABusClosedBeforeItsConductorHeardOfTheConnectionAsADeparture() throws Exception
+    {
+        closeSubscriberBusWhileSubscribed(true);
+    }
+
+    /**
+     * Close a subscriber's bus while its subscription is open, and check that the publisher saw a departure.
+     *
+     * @param establishedEventQueued close when the subscriber's engine has the connection up (and the publisher
+     *                               counts the subscriber) but the ESTABLISHED event still waits for the
+     *                               subscriber's conductor, as when the bus closes between the two.
+     */
+    private void closeSubscriberBusWhileSubscribed(final boolean establishedEventQueued) throws Exception
+    {
         final List<Throwable> publisherErrors = new CopyOnWriteArrayList<>();
         bus = Bus.launch(context("publisher").errorHandler(publisherErrors::add));
         final String channel = channel("iwarp", 13);
@@ -265,7 +283,18 @@ class BusLoopbackTest
         {
             subscriberBus.addSubscription(channel);
             AgentRunner.startOnThread(publisher);
-            Await.until("the publisher to connect", 10_000, subscriberBus::doWork, connected::get);
+            if (establishedEventQueued)
+            {
+                // Not one duty cycle more once the engine has read the publisher's reply: its conductor polls the
+                // event at the start of the next one.
+                Await.until("the subscriber's engine to connect", 10_000, subscriberBus::doWork,
+                    () -> 1 == subscriberBus.rnic().counters().connectionsEstablished());
+                awaitFlag(connected, true, "the publisher to connect");
+            }
+            else
+            {
+                Await.until("the publisher to connect", 10_000, subscriberBus::doWork, connected::get);
+            }
 
             // The application ends without closing its subscription first.
             subscriberBus.close();

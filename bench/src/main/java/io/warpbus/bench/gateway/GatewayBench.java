@@ -122,7 +122,8 @@ public final class GatewayBench
             {
                 System.err.println("unknown option '" + args[i] + "': usage: warpbus bench gateway [--quick] " +
                     "[--sessions N] [--ordering N] [--rate ORDERS_PER_S] [--instruments N] [--engine-idle S] " +
-                    "[--gateway-idle S] [--windows N] [--window-s S] [--server trading|web] [--protocol ws|fix]");
+                    "[--gateway-idle S] [--windows N] [--window-s S] [--server trading|web] " +
+                    "[--trading-thread own|session-core] [--protocol ws|fix]");
                 System.exit(2);
             }
         }
@@ -167,6 +168,12 @@ public final class GatewayBench
         {
             throw new IllegalArgumentException("--server " + server + ": it is 'trading' or 'web'");
         }
+        // The trading server on a thread of its own, or on the session core's.
+        final String tradingThread = options.getOrDefault("trading-thread", "own");
+        if (!"own".equals(tradingThread) && !"session-core".equals(tradingThread))
+        {
+            throw new IllegalArgumentException("--trading-thread " + tradingThread + ": it is 'own' or 'session-core'");
+        }
 
         final String host = "127.0.0.1";
         final int enginePort = freePort(host);
@@ -200,8 +207,10 @@ public final class GatewayBench
                 "the last trade, some crossing, cancels of the oldest of 5 resting orders); medians over " + windows +
                 " windows of " + windowS + " s after " + warmUpS + " s of warm-up");
             System.out.println("processes sharing the cores: the matching engine (JVM, idle " + engineIdle + "), the " +
-                "gateway (JVM, session core idle " + gatewayIdle + ", " + ("trading".equals(server) ?
-                "its trading server's thread" : "Tomcat's threads and its WebSocket sender") + "), and the " +
+                "gateway (JVM, session core idle " + gatewayIdle + ", " + ("web".equals(server) ?
+                "Tomcat's threads and its WebSocket sender" : "own".equals(tradingThread) ?
+                "its trading server's thread (--trading-thread own|session-core)" :
+                "its trading server on the session core's thread (--trading-thread own|session-core)") + "), and the " +
                 "load (this JVM: NIO WebSocket clients on 2 selector threads and a pacer)");
         }
         System.out.println(BenchReport.conditions());
@@ -227,6 +236,7 @@ public final class GatewayBench
         final List<String> gatewayArgs = new ArrayList<>(List.of(
             "--server.address=" + host, "--server.port=" + httpPort,
             "--warpbus.gateway.trading.address=" + host, "--warpbus.gateway.trading.port=" + tradingPort,
+            "--warpbus.gateway.trading.thread=" + tradingThread,
             "--spring.main.banner-mode=off", "--logging.level.root=WARN",
             "--warpbus.gateway.name=bench-gateway", "--warpbus.gateway.origin=1",
             "--warpbus.gateway.idle-strategy=" + gatewayIdle,

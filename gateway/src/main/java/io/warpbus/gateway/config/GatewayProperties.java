@@ -161,12 +161,36 @@ public record GatewayProperties(
      * @param port         where it listens; 0 for any free port, -1 for no such server.
      * @param address      the address it binds.
      * @param logonThreads threads that check logons' credentials (a password hash takes milliseconds).
+     * @param thread       {@value #OWN_THREAD}: the server runs on a thread of its own; {@value #SESSION_CORE}: on the
+     *                     session core's, with no hand-off between them (lower latency for up to a few hundred
+     *                     sessions; one thread then carries all their traffic).
      */
     public record Trading(
         @DefaultValue("-1") int port,
         @DefaultValue("0.0.0.0") String address,
-        @DefaultValue("2") int logonThreads)
+        @DefaultValue("2") int logonThreads,
+        @DefaultValue(OWN_THREAD) String thread)
     {
+        /** {@code thread}: a thread of its own. */
+        public static final String OWN_THREAD = "own";
+        /** {@code thread}: the session core's thread. */
+        public static final String SESSION_CORE = "session-core";
+
+        /**
+         * Does the server run on the session core's thread?
+         *
+         * @return true for {@value #SESSION_CORE}, false for {@value #OWN_THREAD}.
+         * @throws IllegalStateException naming the property when it is neither.
+         */
+        public boolean onSessionCore()
+        {
+            if (!OWN_THREAD.equals(thread) && !SESSION_CORE.equals(thread))
+            {
+                throw new IllegalStateException("warpbus.gateway.trading.thread is '" + thread + "': expected " +
+                    OWN_THREAD + " or " + SESSION_CORE);
+            }
+            return SESSION_CORE.equals(thread);
+        }
     }
 
     /**

@@ -27,6 +27,7 @@ import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.LangUtil;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -85,6 +86,7 @@ public final class SessionCore implements Agent, AutoCloseable
     private volatile boolean engineConnected;
     private volatile boolean engineCaughtUp;
     private volatile boolean marketDataConnected;
+    private Agent coLocated;
     private long nowNs;
     private long nextStatusNs;
 
@@ -165,6 +167,23 @@ public final class SessionCore implements Agent, AutoCloseable
         return proxy;
     }
 
+    /**
+     * Run an adapter's duty cycle inside the core's, on the core's thread: its commands then reach the core and the
+     * core's events reach its sockets with no hand-off between threads. Its {@code onStart} and {@code onClose} run
+     * with the core's. Call it before the core's runner starts.
+     *
+     * @param agent the adapter; it must never block, since the bus waits while it works.
+     * @throws IllegalStateException if an agent already runs with the core.
+     */
+    public void coLocate(final Agent agent)
+    {
+        if (null != coLocated)
+        {
+            throw new IllegalStateException(coLocated.roleName() + " already runs on the session core's thread");
+        }
+        coLocated = agent;
+    }
+
     @Override
     public int doWork()
     {
@@ -194,6 +213,18 @@ public final class SessionCore implements Agent, AutoCloseable
         {
             connections.wakeDrainers();
         }
+        if (null != coLocated)
+        {
+            try
+            {
+                work += coLocated.doWork();
+            }
+            catch (final Exception ex)
+            {
+                // Unchanged, for the runner's error handler, as if the agent ran on its own thread.
+                LangUtil.rethrowUnchecked(ex);
+            }
+        }
         return work;
     }
 
@@ -201,6 +232,10 @@ public final class SessionCore implements Agent, AutoCloseable
     public void onStart()
     {
         proxy.consumer(Thread.currentThread());
+        if (null != coLocated)
+        {
+            coLocated.onStart();
+        }
     }
 
     @Override
@@ -212,6 +247,10 @@ public final class SessionCore implements Agent, AutoCloseable
     @Override
     public void onClose()
     {
+        if (null != coLocated)
+        {
+            coLocated.onClose();
+        }
         proxy.consumer(null);
         closeAll();
     }

@@ -44,8 +44,9 @@ import org.agrona.concurrent.NanoClock;
  * <p>
  * The JSON protocol is the {@link JsonSessionHandler}'s, as on the servlet container's endpoint. The one slow step of
  * a session, checking a logon's password hash, runs on a logon thread; a socket's further messages wait for it.
- * The thread idles in {@link Selector#select(long)} once it has found nothing to do for a while, and the core
- * wakes it when it queues something.
+ * On a thread of its own, it idles in {@link Selector#select(long)} once it has found nothing to do for a while, and
+ * the core wakes it when it queues something. On the session core's thread
+ * ({@link io.warpbus.gateway.session.SessionCore#coLocate}) it never waits: the core's idle strategy idles for both.
  */
 final class NioWebSocketServer implements Agent
 {
@@ -73,6 +74,7 @@ final class NioWebSocketServer implements Agent
     private final NanoClock clock;
     private final int inBytes;
     private final int sendBufferBytes;
+    private final boolean ownThread;
     private final ServerFrames frames = new ServerFrames();
     private final ManyToOneConcurrentLinkedQueue<Runnable> tasks = new ManyToOneConcurrentLinkedQueue<>();
     /** Sockets without a connection slot: in their opening handshake, being refused one, or lingering after one. */
@@ -97,12 +99,16 @@ final class NioWebSocketServer implements Agent
      * @param logons          where messages of sockets that have not logged on are handled.
      * @param clock           the core's clock, to stamp commands.
      * @param sendBufferBytes the sockets' send buffer, or 0 for the system's default.
+     * @param ownThread       true when it runs on a thread of its own, which may wait in the selector; false on the
+     *                        session core's, where it must not.
      * @throws IOException if the address can't be bound.
      */
     NioWebSocketServer(final InetSocketAddress address, final ConnectionTable connections,
         final JsonSessionHandler handler, final OutboundEvents events, final UpgradeRequest upgrade,
-        final ExecutorService logons, final NanoClock clock, final int sendBufferBytes) throws IOException
+        final ExecutorService logons, final NanoClock clock, final int sendBufferBytes, final boolean ownThread)
+        throws IOException
     {
+        this.ownThread = ownThread;
         this.connections = connections;
         this.handler = handler;
         this.events = events;
@@ -150,7 +156,7 @@ final class NioWebSocketServer implements Agent
     {
         nowNs = clock.nanoTime();
         int work = runTasks();
-        if (idlePasses >= IDLE_PASSES_BEFORE_SELECT && 0 == work)
+        if (ownThread && idlePasses >= IDLE_PASSES_BEFORE_SELECT && 0 == work)
         {
             selecting = true;
             try
@@ -206,6 +212,17 @@ final class NioWebSocketServer implements Agent
     public String roleName()
     {
         return "gateway-nio-ws";
+    }
+
+    /**
+     * Is a thread running the server's duty cycle, its own or the session core's?
+     *
+     * @return true from the cycle's start to its close.
+     */
+    boolean isServing()
+    {
+        final Thread serving = thread;
+        return null != serving && serving.isAlive();
     }
 
     boolean isServerThread()

@@ -23,15 +23,24 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The gateway's own WebSocket server for trading sessions as part of the application's lifecycle: its thread starts
- * after the session core and stops before it, and its logon threads with it. When no port is configured there is
- * no such server and this does nothing.
+ * after the session core and stops before it, and its logon threads with it. When it runs on the session core's
+ * thread, it starts and stops with the core, and this stops only its logon threads. When no port is configured there
+ * is no such server and this does nothing.
  */
 public final class TradingServer implements SmartLifecycle
 {
     private final NioWebSocketServer server;
     private final ExecutorService logons;
     private final AgentLifecycle lifecycle;
+    private volatile boolean running;
 
+    /**
+     * The server with what runs it.
+     *
+     * @param server    the server, or null when none is configured.
+     * @param logons    its logon threads, or null without a server.
+     * @param lifecycle its own thread, or null when it runs on the session core's or there is no server.
+     */
     TradingServer(final NioWebSocketServer server, final ExecutorService logons, final AgentLifecycle lifecycle)
     {
         this.server = server;
@@ -56,7 +65,7 @@ public final class TradingServer implements SmartLifecycle
      */
     public boolean isAgentThreadAlive()
     {
-        return null != lifecycle && lifecycle.isAgentThreadAlive();
+        return null != server && server.isServing();
     }
 
     @Override
@@ -66,14 +75,19 @@ public final class TradingServer implements SmartLifecycle
         {
             lifecycle.start();
         }
+        running = null != server;
     }
 
     @Override
     public void stop()
     {
+        running = false;
         if (null != lifecycle)
         {
             lifecycle.stop();
+        }
+        if (null != logons)
+        {
             logons.shutdownNow();
             try
             {
@@ -89,7 +103,7 @@ public final class TradingServer implements SmartLifecycle
     @Override
     public boolean isRunning()
     {
-        return null != lifecycle && lifecycle.isRunning();
+        return running;
     }
 
     @Override

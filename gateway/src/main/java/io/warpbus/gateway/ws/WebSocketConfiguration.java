@@ -119,11 +119,13 @@ class WebSocketConfiguration
     }
 
     @Bean
-    TradingServer tradingServer(final ConnectionTable connections, final JsonSessionHandler handler,
-        final InstrumentRegistry instruments, final CredentialStore credentials, final Authenticator authenticator,
-        final GatewayCounters counters, final GatewayProperties properties) throws IOException
+    TradingServer tradingServer(final SessionCore core, final ConnectionTable connections,
+        final JsonSessionHandler handler, final InstrumentRegistry instruments, final CredentialStore credentials,
+        final Authenticator authenticator, final GatewayCounters counters, final GatewayProperties properties)
+        throws IOException
     {
         final GatewayProperties.Trading trading = properties.trading();
+        final boolean onSessionCore = trading.onSessionCore();
         if (trading.port() < 0)
         {
             return new TradingServer(null, null, null);
@@ -144,7 +146,12 @@ class WebSocketConfiguration
             new InetSocketAddress(trading.address(), trading.port()), connections, handler,
             new OutboundEvents(new JsonEventEncoder(instruments, credentials.directory()), authenticator),
             new UpgradeRequest(PATH, properties.allowedOrigins()), logons, SystemNanoClock.INSTANCE,
-            properties.sessions().socketSendBuffer());
+            properties.sessions().socketSendBuffer(), !onSessionCore);
+        if (onSessionCore)
+        {
+            core.coLocate(server);
+            return new TradingServer(server, logons, null);
+        }
         // The server idles in its selector itself; the runner only loops.
         return new TradingServer(server, logons, new AgentLifecycle(server, NoOpIdleStrategy.INSTANCE, counters,
             AgentLifecycle.SENDER_PHASE));

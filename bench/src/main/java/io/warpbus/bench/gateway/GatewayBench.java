@@ -353,6 +353,8 @@ public final class GatewayBench
         final URI metricsUri, final long gatewayPid, final long warmUpS, final int windows, final long windowS)
         throws Exception
     {
+        // The load's startup garbage (the sessions' buffers, logon) collected now, in the warm-up, not in a window.
+        System.gc();
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmUpS));
         LoadFigures before = load.get();
         Map<String, Double> metricsBefore = scrape(metricsUri);

@@ -17,6 +17,7 @@ package io.warpbus.gateway.config;
 
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
@@ -32,7 +33,11 @@ import io.warpbus.gateway.session.SessionCoreContext;
 import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.concurrent.SystemEpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
@@ -48,6 +53,7 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 @EnableConfigurationProperties(GatewayProperties.class)
 class GatewayConfiguration
 {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayConfiguration.class);
     /** Connections beyond max-sessions, for logons in progress and clients being refused. */
     private static final int SPARE_CONNECTIONS = 64;
 
@@ -159,6 +165,26 @@ class GatewayConfiguration
     {
         return new AgentLifecycle(core, IdleStrategies.fromAlias(properties.idleStrategy()), counters,
             AgentLifecycle.CORE_PHASE);
+    }
+
+    /**
+     * One full collection once the gateway has started, before it reports itself ready: the session core's tables
+     * (hundreds of thousands of order slots, allocated once) and what Spring made while starting then sit in the old
+     * generation, and the first young collection under traffic copies only what the traffic made. Without it, that
+     * collection copied about 100 MB and stopped the gateway for 150-170 ms on the 2-core development machine.
+     *
+     * @return the listener.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> startupCollection()
+    {
+        return (event) ->
+        {
+            final long startNs = System.nanoTime();
+            System.gc();
+            LOG.info("startup objects moved to the old generation before taking traffic: a full collection took {} ms",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+        };
     }
 
     private static String required(final String value, final String name)

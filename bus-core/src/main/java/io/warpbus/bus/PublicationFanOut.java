@@ -98,8 +98,20 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         this.joinPolicy = new JoinPolicy(streamId, sessionId, log, sequencer, keyLength, dropLag,
             context.maxSubscribers(), links);
         this.durables = new DurableSubscriberTracker(channel.durableTimeoutNs(context.durableTimeoutNs()));
-        this.ipc = channel.isIpc() ? new IpcRendezvous(context.ipcDirectory(), streamId, channel.toString(),
-            context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this) : null;
+        try
+        {
+            this.ipc = channel.isIpc() ? new IpcRendezvous(context.ipcDirectory(), streamId, channel.toString(),
+                context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this) : null;
+        }
+        catch (final RuntimeException ex)
+        {
+            // Refused (another publisher holds the stream): the publication never exists, nor do its counters.
+            counters.free(positionCounter);
+            counters.free(limitCounter);
+            counters.free(messagesOut);
+            counters.free(bytesOut);
+            throw ex;
+        }
     }
 
     /**

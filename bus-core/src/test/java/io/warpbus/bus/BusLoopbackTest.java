@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
+import io.warpbus.bus.status.CountersFile;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
@@ -34,6 +35,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,6 +45,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -312,6 +315,30 @@ class BusLoopbackTest
     private static void awaitFlag(final AtomicBoolean flag, final boolean value, final String what)
     {
         Await.until(what, 20_000, Thread::yield, () -> flag.get() == value);
+    }
+
+    @Test
+    void shouldRefuseASecondIpcPublisherOfAStreamAndKeepNoCountersForIt() throws Exception
+    {
+        launch();
+        final String channel = channel("ipc", 1009);
+        bus.addExclusivePublication(channel);
+        try (CountersFile counters = CountersFile.mapExisting(bus.countersFile().getParent()))
+        {
+            final int before = allocatedCounters(counters.countersReader());
+
+            final BusException ex = assertThrows(BusException.class, () -> bus.addExclusivePublication(channel));
+
+            assertEquals("IPC stream 1009 already has a publisher in this process", ex.getMessage());
+            assertEquals(before, allocatedCounters(counters.countersReader()), "counters left by the refusal");
+        }
+    }
+
+    private static int allocatedCounters(final CountersReader reader)
+    {
+        final int[] allocated = { 0 };
+        reader.forEach((counterId, typeId, keyBuffer, label) -> allocated[0]++);
+        return allocated[0];
     }
 
     @Test

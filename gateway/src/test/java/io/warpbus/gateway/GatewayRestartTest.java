@@ -106,7 +106,8 @@ class GatewayRestartTest
     }
 
     @Test
-    void shouldNumberOnPastWhatTheClientSawBeforeAKillMarketDataIncluded() throws InterruptedException
+    void shouldNumberOnPastWhatTheClientSawBeforeAKillMarketDataIncludedAndKeepHerSubscription()
+        throws InterruptedException
     {
         startEngineAndGateway(List.of());
 
@@ -137,6 +138,14 @@ class GatewayRestartTest
             assertTrue(reports.get(0).path("seq").asLong() > lastSeen, "numbered past what she saw: " +
                 reports.get(0) + " after " + lastSeen);
             assertEquals(reports.get(0).path("seq").asLong() + 1, reports.get(1).path("seq").asLong());
+
+            // Her market-data subscription outlived the gateway: a whole book on resuming, and it can be ended.
+            final JsonNode book = alice.await((m) -> "book".equals(m.path("type").asString()) &&
+                "resumed".equals(m.path("reason").asString()), "the book of her subscription" + gateway.dump());
+            assertEquals("ACME", book.path("instrument").asString(), book.toString());
+            final JsonNode unsubscribed = alice.request("{\"type\":\"unsubscribe\",\"instrument\":\"ACME\"}",
+                "unsubscribed");
+            assertEquals("ACME", unsubscribed.path("instrument").asString(), unsubscribed.toString());
             alice.checkSchema();
         }
     }

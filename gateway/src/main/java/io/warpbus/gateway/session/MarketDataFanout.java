@@ -132,6 +132,46 @@ final class MarketDataFanout
     }
 
     /**
+     * A journaled {@code SUBSCRIBED} or {@code UNSUBSCRIBED} while restoring: only the session's flag, the client had
+     * the reply; {@link #restoredSubscriptions} turns the flags into subscriptions once the journal is read.
+     */
+    void restoreSubscription(final Session session, final int type, final DirectBuffer record, final int offset)
+    {
+        final InstrumentState instrument = null == session.user ? null :
+            viewable(session, record.getInt(offset + EventDescriptor.INSTRUMENT_OFFSET));
+        if (null != instrument)
+        {
+            session.subscribed[instrument.index] = EventDescriptor.SUBSCRIBED == type;
+        }
+    }
+
+    /**
+     * After restoring: every session that can be resumed is subscribed again to what it was subscribed to before
+     * the restart, and gets a book of each when it resumes; an ended session keeps nothing.
+     */
+    void restoredSubscriptions()
+    {
+        for (final Session session : sessions)
+        {
+            final boolean resumable = Session.DISCONNECTED == session.state;
+            for (int i = 0; i < instrumentCount; i++)
+            {
+                if (session.subscribed[i])
+                {
+                    if (resumable)
+                    {
+                        byIndex[i].subscribers.addInt(session.index);
+                    }
+                    else
+                    {
+                        session.subscribed[i] = false;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * End a session's subscription: {@code UNSUBSCRIBED}, and nothing more of the instrument.
      */
     void unsubscribe(final Session session, final DirectBuffer command, final int offset, final long nowNs)

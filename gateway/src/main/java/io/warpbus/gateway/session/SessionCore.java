@@ -631,10 +631,15 @@ public final class SessionCore implements Agent, AutoCloseable
                     {
                         lastExecId[0] = Math.max(lastExecId[0], orders.restoreReport(sessionId, buffer, offset));
                     }
+                    else if (EventDescriptor.SUBSCRIBED == flags || EventDescriptor.UNSUBSCRIBED == flags)
+                    {
+                        marketData.restoreSubscription(session, flags, buffer, offset);
+                    }
                     break;
             }
         });
         lifecycle.restored();
+        marketData.restoredSubscriptions();
         return lastExecId[0];
     }
 

@@ -159,6 +159,7 @@ class OperationsTest extends GatewayTestBase
         final JsonNode trading = health.path("components").path("tradingServer");
         assertEquals("UP", trading.path("status").asString(), health.toString());
         assertEquals(wsPort(), trading.path("details").path("port").asInt());
+        assertEquals("gateway-nio-ws", trading.path("details").path("thread").asString(), trading.toString());
         final JsonNode liveness = JSON.readTree(get("/actuator/health/liveness", null).body());
         assertEquals("UP", liveness.path("status").asString(), liveness.toString());
     }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,5 +48,6 @@ class SessionCoreOrderEntryTest extends OrderEntryTest
         assertFalse(threads.contains("gateway-nio-ws"), "no trading server thread of its own: " + threads);
         assertTrue(threads.contains("gateway-session-core"), "the session core's thread: " + threads);
         assertTrue(tradingServer.isAgentThreadAlive(), "the trading server reports the thread that serves it");
+        assertEquals("gateway-session-core", tradingServer.threadName());
     }
 }

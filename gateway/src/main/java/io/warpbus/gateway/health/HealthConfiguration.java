@@ -81,7 +81,7 @@ class HealthConfiguration
                 return Health.up().withDetail("configured", false).build();
             }
             return (tradingServer.isAgentThreadAlive() ? Health.up() : Health.down())
-                .withDetail("thread", "gateway-nio-ws")
+                .withDetail("thread", tradingServer.threadName())
                 .withDetail("port", tradingServer.port())
                 .build();
         };

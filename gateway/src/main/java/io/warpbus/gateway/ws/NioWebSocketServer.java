@@ -225,6 +225,17 @@ final class NioWebSocketServer implements Agent
         return null != serving && serving.isAlive();
     }
 
+    /**
+     * The name of the thread that runs the server's duty cycle.
+     *
+     * @return its name, or "none" before the cycle starts and after it closes.
+     */
+    String servingThread()
+    {
+        final Thread serving = thread;
+        return null == serving ? "none" : serving.getName();
+    }
+
     boolean isServerThread()
     {
         return Thread.currentThread() == thread;

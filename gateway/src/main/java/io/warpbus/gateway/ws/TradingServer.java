@@ -68,6 +68,16 @@ public final class TradingServer implements SmartLifecycle
         return null != server && server.isServing();
     }
 
+    /**
+     * The thread that serves the trading sockets: the server's own, or the session core's.
+     *
+     * @return its name; "none" while nothing serves them or when the server is not configured.
+     */
+    public String threadName()
+    {
+        return null == server ? "none" : server.servingThread();
+    }
+
     @Override
     public void start()
     {

@@ -260,8 +260,8 @@ export class TradingPage
         this.connection?.send({ type: 'openOrders', reqId: 'orders' });
         if (message.resumed && this.symbol)
         {
-            // After a gateway restart the session's subscriptions are gone; when they are not, the gateway answers
-            // subscriptionState and the book (reason resumed) it sends anyway is what the page needs.
+            // The gateway keeps the session's subscriptions, across its restarts too, and answers this with
+            // subscriptionState (ignored in onError); the book (reason resumed) it sends is what the page needs.
             this.book = new OrderBook(this.symbol);
             this.connection?.send({ type: 'subscribe', instrument: this.symbol, reqId: 'resubscribe' });
         }

@@ -106,10 +106,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         catch (final RuntimeException ex)
         {
             // Refused (another publisher holds the stream): the publication never exists, nor do its counters.
-            counters.free(positionCounter);
-            counters.free(limitCounter);
-            counters.free(messagesOut);
-            counters.free(bytesOut);
+            freeCounters();
             throw ex;
         }
     }
@@ -571,15 +568,20 @@ final class PublicationFanOut implements IpcRendezvous.Admission
 
     void release()
     {
-        counters.free(positionCounter);
-        counters.free(limitCounter);
-        counters.free(messagesOut);
-        counters.free(bytesOut);
+        freeCounters();
         counters.free(publication.backPressureEvents);
         if (null != ipc)
         {
             ipc.release();
         }
+    }
+
+    private void freeCounters()
+    {
+        counters.free(positionCounter);
+        counters.free(limitCounter);
+        counters.free(messagesOut);
+        counters.free(bytesOut);
     }
 
     io.warpbus.iwarp.ProtectionDomain protectionDomain()

@@ -294,6 +294,11 @@ public final class Bus implements AutoCloseable
         return context;
     }
 
+    BusConductor conductor()
+    {
+        return conductor;
+    }
+
     /**
      * The bus's iWARP engine.
      *

@@ -70,6 +70,10 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final DutyCycleTracker dutyCycle;
     private volatile Thread thread;
     private long nowNs;
+    /** Duty cycles run, and the one {@link #cycleTimestampNs()} last read the clock in. */
+    private long cycles;
+    private long stampedCycle = -1;
+    private long cycleTimestampNs;
     private long nowMs;
     private long nextHeartbeatNs;
 
@@ -107,6 +111,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
             onStart();
         }
         nowNs = nanoClock.nanoTime();
+        cycles++;
         dutyCycle.measureAndUpdate(nowNs);
         final long nowMs = epochClock.time();
         this.nowMs = nowMs;
@@ -362,6 +367,22 @@ final class BusConductor implements Agent, ConnectionEventHandler
     void execute(final Runnable command)
     {
         commands.offer(command);
+    }
+
+    /**
+     * The timestamp of a frame offered on this thread by a {@code timestamp=cycle} publication: the epoch clock,
+     * read at the first such offer after each duty cycle.
+     *
+     * @return epoch nanoseconds.
+     */
+    long cycleTimestampNs()
+    {
+        if (stampedCycle != cycles)
+        {
+            stampedCycle = cycles;
+            cycleTimestampNs = context.epochNanoClock().nanoTime();
+        }
+        return cycleTimestampNs;
     }
 
     long nowNs()

@@ -43,6 +43,8 @@ import org.agrona.SystemUtil;
  *     <tr><td>lag</td><td>bytes a drop-policy subscriber may lag before it is disconnected</td></tr>
  *     <tr><td>conflation-key</td><td>offset:length (4 or 8) of the conflation key in each message</td></tr>
  *     <tr><td>name</td><td>a name for counters and logs</td></tr>
+ *     <tr><td>timestamp</td><td>offer (default) or cycle: how a publication stamps its frames, see
+ *     {@link #cycleTimestamps()}</td></tr>
  * </table>
  */
 public final class ChannelUri
@@ -138,6 +140,7 @@ public final class ChannelUri
         }
         final ChannelUri channel = new ChannelUri(uri, transport, params, endpoint, streamId);
         channel.policy();
+        channel.cycleTimestamps();
         channel.validateSizes();
         channel.conflationKeyOffset();
         return channel;
@@ -214,6 +217,28 @@ public final class ChannelUri
             throw new IllegalArgumentException("channel '" + uri + "': policy '" + value +
                 "' must be block, drop or conflate");
         }
+    }
+
+    /**
+     * How a publication stamps its frames ({@code timestamp=}). {@code offer}, the default: each frame with the
+     * clock read as it is offered. {@code cycle}: frames offered on the bus's own thread between two of its duty
+     * cycles share one clock read, taken at the first of them; offers from other threads still read the clock
+     * each. A clock read costs 20-30 ns, a sixth of a 64-byte offer's cost when streaming.
+     *
+     * @return true for {@code timestamp=cycle}.
+     */
+    public boolean cycleTimestamps()
+    {
+        final String value = params.get("timestamp");
+        if (null == value || "offer".equals(value))
+        {
+            return false;
+        }
+        if ("cycle".equals(value))
+        {
+            return true;
+        }
+        throw new IllegalArgumentException("channel '" + uri + "': timestamp '" + value + "' must be offer or cycle");
     }
 
     /**
@@ -456,6 +481,7 @@ public final class ChannelUri
             case "replay-to":
             case "replay-from-time":
             case "announce-replay":
+            case "timestamp":
                 return true;
             default:
                 return false;

@@ -88,6 +88,8 @@ public abstract class Publication implements AutoCloseable
     final int maxPayloadLength;
     final int maxMessageLength;
     final EpochNanoClock clock;
+    /** {@code timestamp=cycle}: offers on the bus's thread share the duty cycle's clock read. */
+    private final BusConductor cycleClock;
     final AtomicCounter backPressureEvents;
     final AtomicCounter systemBackPressure;
     final long registrationId;
@@ -120,6 +122,7 @@ public abstract class Publication implements AutoCloseable
         this.maxPayloadLength = Math.min(log.termLength / 8, 64 * 1024) - FrameDescriptor.HEADER_LENGTH;
         this.maxMessageLength = log.termLength / 8;
         this.clock = bus.context().epochNanoClock();
+        this.cycleClock = channel.cycleTimestamps() ? bus.conductor() : null;
         this.backPressureEvents = backPressureEvents;
     }
 
@@ -360,6 +363,12 @@ public abstract class Publication implements AutoCloseable
         FrameDescriptor.commit(logBuffer, offset, length);
     }
 
+    private long timestampNs()
+    {
+        final BusConductor cycleClock = this.cycleClock;
+        return null != cycleClock && cycleClock.isConductorThread() ? cycleClock.cycleTimestampNs() : clock.nanoTime();
+    }
+
     /**
      * Write a message's frames from {@code position}, committing each.
      *
@@ -367,7 +376,7 @@ public abstract class Publication implements AutoCloseable
      */
     final long writeMessage(final long position, final DirectBuffer buffer, final int offset, final int length)
     {
-        final long timestamp = clock.nanoTime();
+        final long timestamp = timestampNs();
         lastTimestampNs = timestamp;
         final UnsafeBuffer log = logBuffer;
         long next = position;
@@ -401,7 +410,7 @@ public abstract class Publication implements AutoCloseable
     final void prepareClaim(final long position, final int length, final BufferClaim claim)
     {
         final int frameOffset = log.offset(position);
-        final long timestamp = clock.nanoTime();
+        final long timestamp = timestampNs();
         lastTimestampNs = timestamp;
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA,
             FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, timestamp);

@@ -93,7 +93,9 @@ class BusAllocationTest
         // which keep their real rates.
         context.rnicContext().nanoClock(engineClock);
         bus = Bus.launch(context);
-        final String channel = BusLoopbackTest.channel(transport, 5);
+        // Exclusive publications stamp frames once per duty cycle (timestamp=cycle), concurrent ones per offer.
+        final String channel = BusLoopbackTest.channel(transport, 5) +
+            ("exclusive".equals(kind) ? "|timestamp=cycle" : "");
         final Subscription subscription = bus.addSubscription(channel);
         final Publication publication = "exclusive".equals(kind) ? bus.addExclusivePublication(channel) :
             bus.addPublication(channel);

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,6 +52,14 @@ class ChannelUriTest
         assertEquals(SlowConsumerPolicy.BLOCK, uri.policy());
         assertEquals(-1, uri.conflationKeyOffset());
         assertEquals(4096, uri.size("ring", 4096));
+        assertFalse(uri.cycleTimestamps());
+    }
+
+    @Test
+    void shouldParseTheTimestampMode()
+    {
+        assertTrue(ChannelUri.parse("warp:ipc?stream=7|timestamp=cycle").cycleTimestamps());
+        assertFalse(ChannelUri.parse("warp:ipc?stream=7|timestamp=offer").cycleTimestamps());
     }
 
     @ParameterizedTest
@@ -67,6 +76,7 @@ class ChannelUriTest
         "warp:ipc?stream=1|endpoint=127.0.0.1:1;an ipc channel takes no endpoint",
         "warp:ipc?stream=1|policy=maybe;policy 'maybe' must be block, drop or conflate",
         "warp:ipc?stream=1|ring=3m;ring=3m must be a power of two",
+        "warp:ipc?stream=1|timestamp=never;timestamp 'never' must be offer or cycle",
         "warp:ipc?stream=1|ring=lots;ring=lots is not a size",
         "warp:ipc?stream=1|stream=2;parameter 'stream' repeated",
         "warp:ipc?stream=1|name;parameter 'name' must be name=value",

@@ -102,7 +102,7 @@ public final class BusBench
         this.systems = systems;
         this.rounds = quick ? 3 : 5;
         this.pings = quick ? 20_000 : 60_000;
-        this.messages = quick ? 1_000_000 : 3_000_000;
+        this.messages = Integer.getInteger("warpbus.bench.messages", quick ? 1_000_000 : 3_000_000);
         this.maxRunNs = TimeUnit.SECONDS.toNanos(quick ? 2 : 5);
         this.repeatBudget = quick ? 12 : 40;
     }
@@ -314,7 +314,8 @@ public final class BusBench
         System.out.println("processes: orchestrator (publisher, pinger) + responder (subscribers, ponger), one " +
             "busy-spin thread each driving everything, loopback");
         System.out.println("warpbus: Bus in INVOKER mode, bus.doWork() from the benchmark thread; defaults: term " +
-            "1 MiB, window 16 MiB, ring 4 MiB, block policy, MPA CRC32C on; ipc through a shared bus directory");
+            "1 MiB, window 16 MiB, ring 4 MiB, block policy, MPA CRC32C on; ipc through a shared bus directory; " +
+            "timestamp=cycle (one clock read per duty cycle for the frames' timestamps; Aeron writes none)");
         System.out.println("warpbus-rdma: the engine alone (INVOKER mode, MPA CRC32C on), one unsignaled RDMA " +
             "Write of payload + 8 B trailer per message into the peer's slot, polled on the trailer; ping-pong only");
         System.out.println("aeron " + aeronVersion() + ": embedded MediaDriver per process in INVOKER mode " +

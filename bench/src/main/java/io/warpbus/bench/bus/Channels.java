@@ -40,6 +40,11 @@ import java.util.List;
 final class Channels
 {
     private static final String HOST = "127.0.0.1";
+    /**
+     * The bus's publications stamp frames once per duty cycle, not per offer: a clock read is 20-30 ns here, and
+     * Aeron, the peer, writes no timestamp at all.
+     */
+    private static final String CYCLE_TIMESTAMPS = "|timestamp=cycle";
 
     private Channels()
     {
@@ -127,10 +132,10 @@ final class Channels
         switch (system)
         {
             case WARPBUS_IWARP:
-                return new Channel("warp:iwarp?endpoint=" + HOST + ":" + tcpPort() + "|stream=" + streamId, streamId,
-                    1);
+                return new Channel("warp:iwarp?endpoint=" + HOST + ":" + tcpPort() + "|stream=" + streamId +
+                    CYCLE_TIMESTAMPS, streamId, 1);
             case WARPBUS_IPC:
-                return new Channel("warp:ipc?stream=" + streamId, streamId, 1);
+                return new Channel("warp:ipc?stream=" + streamId + CYCLE_TIMESTAMPS, streamId, 1);
             case AERON_UDP:
                 return new Channel("aeron:udp?endpoint=" + HOST + ":" + udpPort(), streamId, 1);
             case AERON_IPC:

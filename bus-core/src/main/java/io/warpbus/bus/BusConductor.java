@@ -47,6 +47,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
 {
     private static final int COMMAND_LIMIT = 16;
     private static final long DUTY_CYCLE_STALL_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long EPOCH_READ_INTERVAL_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
     private static final long COUNTERS_HEARTBEAT_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Bus bus;
@@ -75,6 +76,8 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private long stampedCycle = -1;
     private long cycleTimestampNs;
     private long nowMs;
+    /** When the epoch clock was last read: its milliseconds are read once a millisecond, not every duty cycle. */
+    private long epochReadNs;
     private long nextHeartbeatNs;
 
     BusConductor(
@@ -100,7 +103,10 @@ final class BusConductor implements Agent, ConnectionEventHandler
     public void onStart()
     {
         thread = Thread.currentThread();
-        dutyCycle.reset(nanoClock.nanoTime());
+        final long nowNs = nanoClock.nanoTime();
+        dutyCycle.reset(nowNs);
+        epochReadNs = nowNs;
+        nowMs = epochClock.time();
     }
 
     @Override
@@ -113,8 +119,12 @@ final class BusConductor implements Agent, ConnectionEventHandler
         nowNs = nanoClock.nanoTime();
         cycles++;
         dutyCycle.measureAndUpdate(nowNs);
-        final long nowMs = epochClock.time();
-        this.nowMs = nowMs;
+        if (nowNs - epochReadNs >= EPOCH_READ_INTERVAL_NS)
+        {
+            epochReadNs = nowNs;
+            nowMs = epochClock.time();
+        }
+        final long nowMs = this.nowMs;
         if (nowNs - nextHeartbeatNs >= 0)
         {
             nextHeartbeatNs = nowNs + COUNTERS_HEARTBEAT_NS;

@@ -479,6 +479,18 @@ public final class BusContext
     }
 
     /**
+     * Set the clock for heartbeat timestamps and liveness, read at most once a millisecond.
+     *
+     * @param clock the clock.
+     * @return this for a fluent API.
+     */
+    public BusContext epochClock(final EpochClock clock)
+    {
+        this.epochClock = clock;
+        return this;
+    }
+
+    /**
      * Clock for message timestamps.
      *
      * @return the epoch nano clock.

@@ -32,12 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The publisher timestamp in each frame: one clock read per offer by default, one per duty cycle for offers on the
- * bus's thread with {@code timestamp=cycle}, and still one per offer from any other thread. The bus's epoch clock
- * here counts its reads, so every read gives a new, larger value.
+ * The bus's clock reads. The publisher timestamp in each frame: one clock read per offer by default, one per duty
+ * cycle for offers on the bus's thread with {@code timestamp=cycle}, and still one per offer from any other thread
+ * (the bus's epoch nanosecond clock here counts its reads, so every read gives a new, larger value). The epoch
+ * milliseconds of heartbeats and liveness: read once a millisecond, not on every duty cycle.
  */
 @Timeout(60)
-class FrameTimestampTest
+class BusClockTest
 {
     @TempDir
     Path dir;
@@ -96,6 +97,30 @@ class FrameTimestampTest
 
         final long[] stamps = receive(3);
         assertTrue(stamps[1] > stamps[0] && stamps[2] > stamps[1], timestamps.toString());
+    }
+
+    @Test
+    void shouldReadTheEpochMillisecondClockAtMostOnceAMillisecond()
+    {
+        final AtomicLong epochReads = new AtomicLong();
+        bus = Bus.launch(new BusContext().directory(dir).name("epoch").threadingMode(ThreadingMode.INVOKER)
+            .epochClock(() ->
+            {
+                epochReads.incrementAndGet();
+                return System.currentTimeMillis();
+            }));
+        bus.doWork();
+        final long before = epochReads.get();
+        final long start = System.nanoTime();
+        final int cycles = 20_000;
+        for (int i = 0; i < cycles; i++)
+        {
+            bus.doWork();
+        }
+        final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        final long reads = epochReads.get() - before;
+        assertTrue(reads <= elapsedMs + 1, reads + " reads in " + cycles + " duty cycles over " + elapsedMs + " ms");
+        assertTrue(reads >= 1 || elapsedMs < 2, "no read over " + elapsedMs + " ms");
     }
 
     private Publication launch(final String channel)

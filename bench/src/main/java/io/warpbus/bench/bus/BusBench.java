@@ -101,9 +101,9 @@ public final class BusBench
         this.cases = cases;
         this.systems = systems;
         this.rounds = quick ? 3 : 5;
-        this.pings = quick ? 20_000 : 60_000;
+        this.pings = Integer.getInteger("warpbus.bench.pings", quick ? 20_000 : 60_000);
         this.messages = Integer.getInteger("warpbus.bench.messages", quick ? 1_000_000 : 3_000_000);
-        this.maxRunNs = TimeUnit.SECONDS.toNanos(quick ? 2 : 5);
+        this.maxRunNs = TimeUnit.SECONDS.toNanos(Integer.getInteger("warpbus.bench.run.seconds", quick ? 2 : 5));
         this.repeatBudget = quick ? 12 : 40;
     }
 

@@ -61,8 +61,6 @@ final class Connection
     private InetSocketAddress remoteAddress;
     private QueuePair qp;
     private boolean outputShutdown;
-    /** A socket write failed this cycle: reported once the cycle has read what the peer sent before it. */
-    private IOException writeFailure;
 
     private Connection(
         final RnicAgent agent,
@@ -131,16 +129,6 @@ final class Connection
 
     int doWork(final long nowNs)
     {
-        final int work = doWorkInState(nowNs);
-        if (null != writeFailure)
-        {
-            reportWriteFailure();
-        }
-        return work;
-    }
-
-    private int doWorkInState(final long nowNs)
-    {
         switch (lifecycle.state())
         {
             case CONNECTING:
@@ -184,7 +172,7 @@ final class Connection
     private int fullOperation()
     {
         int work = transmit();
-        final int received = readQuietly(work > 0) + receiveFpdus();
+        final int received = readQuietly() + receiveFpdus();
         if (received > 0)
         {
             work += received + transmit();
@@ -254,11 +242,11 @@ final class Connection
     // ---------------------------------------------------------------------------------------------------------
     // Socket I/O
 
-    private int readQuietly(final boolean sending)
+    private int readQuietly()
     {
         try
         {
-            return onRead(reader.readQuietly(channel, sending));
+            return onRead(reader.readQuietly(channel));
         }
         catch (final IOException ex)
         {
@@ -305,7 +293,7 @@ final class Connection
 
     private int writeSocket()
     {
-        if (0 == out.pending() || null != writeFailure)
+        if (0 == out.pending())
         {
             return 0;
         }
@@ -316,7 +304,7 @@ final class Connection
         }
         catch (final IOException ex)
         {
-            writeFailure = ex;
+            onIoError("write failed", ex);
             return 1;
         }
         counters.socketWrites.incrementOrdered();
@@ -326,26 +314,6 @@ final class Connection
         }
         counters.bytesSent.getAndAddOrdered(written);
         return 1;
-    }
-
-    /**
-     * A write failed (the peer reset the connection). A peer that went away may have said why first, in a
-     * Terminate this side has not read yet (a sending cycle reads only every few cycles): read and process what
-     * the socket still holds, outside assembly, and report the write's failure only if that did not end the
-     * connection.
-     */
-    private void reportWriteFailure()
-    {
-        final IOException failure = writeFailure;
-        if (!isClosed() && lifecycle.state().receivesFpdus())
-        {
-            readSocket();
-            receiveFpdus();
-        }
-        if (!isClosed())
-        {
-            onIoError("write failed", failure);
-        }
     }
 
     /**

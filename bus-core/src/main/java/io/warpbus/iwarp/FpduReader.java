@@ -31,8 +31,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * Bytes are processed where they were read. When the free space behind {@code end} can no longer hold a maximum
  * FPDU, the unprocessed bytes are moved to the front before the next read; nothing read from the wire changes the
- * buffer's size. A connection that has been quiet for a while, or that is sending and found nothing at its last
- * read, reads its socket only every few duty cycles. Owned by the engine's thread.
+ * buffer's size. A connection that has been quiet for a while reads its socket only every few duty cycles. Owned
+ * by the engine's thread.
  */
 final class FpduReader
 {
@@ -131,20 +131,17 @@ final class FpduReader
     }
 
     /**
-     * Read the socket, but only every few duty cycles when it is quiet: after {@link #QUIET_AFTER_EMPTY_READS}
-     * empty reads in a row, or in a cycle that sent something when the last read was empty (a publisher streaming
-     * to a subscriber, which only gets occasional credits back: reading every cycle was a tenth of its time). An
-     * empty read is a system call that finds nothing. The first byte back makes it eager again.
+     * Read the socket, but a connection that has been quiet for a while (the publisher's side of a bus link, which
+     * only gets occasional credits) only every few duty cycles: an empty read is a system call that finds
+     * nothing, and on a busy sender it was a sixth of the time. The first byte back makes it eager again.
      *
      * @param channel the socket.
-     * @param sending whether this duty cycle wrote to the socket.
      * @return as {@link #read(ReadableByteChannel)}, 0 when this cycle does not read.
      * @throws IOException when the read fails.
      */
-    int readQuietly(final ReadableByteChannel channel, final boolean sending) throws IOException
+    int readQuietly(final ReadableByteChannel channel) throws IOException
     {
-        final boolean quiet = emptyReads >= QUIET_AFTER_EMPTY_READS || (sending && emptyReads > 0);
-        if (quiet && 0 != (++quietCycles & (QUIET_READ_EVERY - 1)))
+        if (emptyReads >= QUIET_AFTER_EMPTY_READS && 0 != (++quietCycles & (QUIET_READ_EVERY - 1)))
         {
             return 0;
         }

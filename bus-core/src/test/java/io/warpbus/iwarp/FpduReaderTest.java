@@ -177,55 +177,27 @@ class FpduReaderTest
     {
         for (int i = 0; i < FpduReader.QUIET_AFTER_EMPTY_READS; i++)
         {
-            assertEquals(0, reader.readQuietly(channel, false));
+            assertEquals(0, reader.readQuietly(channel));
         }
         assertEquals(FpduReader.QUIET_AFTER_EMPTY_READS, channel.reads);
 
         for (int i = 0; i < 2 * FpduReader.QUIET_READ_EVERY; i++)
         {
-            reader.readQuietly(channel, false);
+            reader.readQuietly(channel);
         }
         assertEquals(FpduReader.QUIET_AFTER_EMPTY_READS + 2, channel.reads);
 
         channel.add(fpdu(20, 9));
         int cycles = 0;
-        while (0 == reader.readQuietly(channel, false))
+        while (0 == reader.readQuietly(channel))
         {
             cycles++;
         }
         assertTrue(cycles < FpduReader.QUIET_READ_EVERY, "cycles " + cycles);
         final int reads = channel.reads;
-        reader.readQuietly(channel, false);
-        reader.readQuietly(channel, false);
+        reader.readQuietly(channel);
+        reader.readQuietly(channel);
         assertEquals(reads + 2, channel.reads, "eager again once bytes arrived");
-    }
-
-    @Test
-    void shouldReadEveryFewCyclesWhileSendingOnceAReadFoundNothing() throws Exception
-    {
-        assertEquals(0, reader.readQuietly(channel, true));
-        assertEquals(1, channel.reads, "the first read of a sending cycle still happens");
-
-        for (int i = 0; i < 2 * FpduReader.QUIET_READ_EVERY; i++)
-        {
-            reader.readQuietly(channel, true);
-        }
-        assertEquals(3, channel.reads);
-
-        reader.readQuietly(channel, false);
-        reader.readQuietly(channel, false);
-        assertEquals(5, channel.reads, "a cycle that sends nothing reads");
-
-        channel.add(fpdu(20, 9));
-        int cycles = 0;
-        while (0 == reader.readQuietly(channel, true))
-        {
-            cycles++;
-        }
-        assertTrue(cycles < FpduReader.QUIET_READ_EVERY, "cycles " + cycles);
-        final int after = channel.reads;
-        reader.readQuietly(channel, true);
-        assertEquals(after + 1, channel.reads, "eager again once bytes arrived");
     }
 
     /**

@@ -71,9 +71,8 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final DutyCycleTracker dutyCycle;
     private volatile Thread thread;
     private long nowNs;
-    /** Duty cycles run, and the one {@link #cycleTimestampNs()} last read the clock in. */
-    private long cycles;
-    private long stampedCycle = -1;
+    /** Whether {@link #cycleTimestampNs()} has read the clock since this duty cycle began, and what it read. */
+    private boolean cycleStamped;
     private long cycleTimestampNs;
     private long nowMs;
     /** When the epoch clock was last read: its milliseconds are read once a millisecond, not every duty cycle. */
@@ -117,7 +116,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
             onStart();
         }
         nowNs = nanoClock.nanoTime();
-        cycles++;
+        cycleStamped = false;
         dutyCycle.measureAndUpdate(nowNs);
         if (nowNs - epochReadNs >= EPOCH_READ_INTERVAL_NS)
         {
@@ -387,9 +386,9 @@ final class BusConductor implements Agent, ConnectionEventHandler
      */
     long cycleTimestampNs()
     {
-        if (stampedCycle != cycles)
+        if (!cycleStamped)
         {
-            stampedCycle = cycles;
+            cycleStamped = true;
             cycleTimestampNs = context.epochNanoClock().nanoTime();
         }
         return cycleTimestampNs;

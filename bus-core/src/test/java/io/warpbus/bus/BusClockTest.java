@@ -60,12 +60,7 @@ class BusClockTest
     @Test
     void shouldReadTheClockForEveryOfferByDefault()
     {
-        final Publication publication = launch("warp:ipc?stream=3");
-        offer(publication, 3);
-        bus.doWork();
-        offer(publication, 2);
-
-        final long[] stamps = receive(5);
+        final long[] stamps = threeOffersThenTwoAfterADutyCycle("warp:ipc?stream=3");
         for (int i = 1; i < stamps.length; i++)
         {
             assertTrue(stamps[i] > stamps[i - 1], "frame " + i + ": " + timestamps);
@@ -75,12 +70,7 @@ class BusClockTest
     @Test
     void shouldShareOneClockReadBetweenOffersOfOneDutyCycle()
     {
-        final Publication publication = launch("warp:ipc?stream=3|timestamp=cycle");
-        offer(publication, 3);
-        bus.doWork();
-        offer(publication, 2);
-
-        final long[] stamps = receive(5);
+        final long[] stamps = threeOffersThenTwoAfterADutyCycle("warp:ipc?stream=3|timestamp=cycle");
         assertEquals(stamps[0], stamps[1], timestamps.toString());
         assertEquals(stamps[0], stamps[2], timestamps.toString());
         assertTrue(stamps[3] > stamps[2], "a new duty cycle reads the clock again: " + timestamps);
@@ -121,6 +111,15 @@ class BusClockTest
         final long reads = epochReads.get() - before;
         assertTrue(reads <= elapsedMs + 1, reads + " reads in " + cycles + " duty cycles over " + elapsedMs + " ms");
         assertTrue(reads >= 1 || elapsedMs < 2, "no read over " + elapsedMs + " ms");
+    }
+
+    private long[] threeOffersThenTwoAfterADutyCycle(final String channel)
+    {
+        final Publication publication = launch(channel);
+        offer(publication, 3);
+        bus.doWork();
+        offer(publication, 2);
+        return receive(5);
     }
 
     private Publication launch(final String channel)

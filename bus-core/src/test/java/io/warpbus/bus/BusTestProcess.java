@@ -255,6 +255,7 @@ final class BusTestProcess
         }
         for (final Receiver receiver : receivers)
         {
+            receiver.finish();
             System.out.println("DONE " + receiver.summary());
             if (keys > 0)
             {
@@ -399,6 +400,7 @@ final class BusTestProcess
         boolean started;
         volatile long missing;
         volatile long gaps;
+        volatile long reportedTo = -1;
 
         Receiver(final int index, final int size, final int keys, final long count)
         {
@@ -469,13 +471,31 @@ final class BusTestProcess
         {
             missing += toSequence - fromSequence + 1;
             gaps++;
+            reportedTo = Math.max(reportedTo, toSequence);
             System.out.println("GAP sub=" + index + " session=" + image.sessionId() + " from=" + fromSequence +
                 " to=" + toSequence);
         }
 
+        /** Done once the last message was read, or reported missing: a drop subscriber may rejoin past the end. */
         boolean done()
         {
-            return count > 0 && lastValue >= count - 1;
+            return count > 0 && through() >= count - 1;
+        }
+
+        /** The highest sequence read or reported missing: every sequence up to it is accounted for. */
+        long through()
+        {
+            return Math.max(lastValue, reportedTo);
+        }
+
+        /** Counts as skipped the messages after the last one read that a gap at the end of the stream covered. */
+        void finish()
+        {
+            if (done() && lastValue < count - 1)
+            {
+                skipped += count - expected;
+                expected = count;
+            }
         }
 
         String lastByKey()
@@ -491,7 +511,7 @@ final class BusTestProcess
         String summary()
         {
             return "sub=" + index + " images=" + subscription.imageCount() + " received=" + received + " last=" +
-                lastValue + " skipped=" + skipped +
+                lastValue + " through=" + through() + " skipped=" + skipped +
                 " missing=" + missing + " gaps=" + gaps + " errors=" + errors + " checksum=" + hex(crc.getValue()) +
                 " session=" + session + (null != firstError ? " first-error=" + firstError : "");
         }

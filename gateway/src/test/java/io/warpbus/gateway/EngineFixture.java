@@ -32,6 +32,7 @@ import io.warpbus.demo.service.EngineStats;
 import io.warpbus.demo.service.MetricsServer;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
@@ -57,6 +58,8 @@ final class EngineFixture implements AutoCloseable
     private final EngineStats stats;
     private final MetricsServer metrics;
     private final ScheduledExecutorService statsSampler;
+    /** While set, the engine's agent does nothing: commands wait in the bus, unread, in the order they came. */
+    private volatile boolean paused;
 
     /** Longer than the gateway's one-second reads, so each engine interval is read at least once. */
     static final long STATS_INTERVAL_MS = 2_000;
@@ -99,7 +102,32 @@ final class EngineFixture implements AutoCloseable
         }
         service = new EngineService(context);
         runner = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000, 100_000), Throwable::printStackTrace,
-            null, service);
+            null, new Agent()
+            {
+                @Override
+                public void onStart()
+                {
+                    service.onStart();
+                }
+
+                @Override
+                public int doWork() throws Exception
+                {
+                    return paused ? 0 : service.doWork();
+                }
+
+                @Override
+                public void onClose()
+                {
+                    service.onClose();
+                }
+
+                @Override
+                public String roleName()
+                {
+                    return service.roleName();
+                }
+            });
         AgentRunner.startOnThread(runner);
         stats = new EngineStats(service, System.nanoTime());
         try
@@ -182,6 +210,17 @@ final class EngineFixture implements AutoCloseable
             "--warpbus.gateway.operations.engine-url=" + engineUrl(),
             "--warpbus.gateway.channels.drop-copy=" + dropCopy(),
         };
+    }
+
+    /**
+     * Stop or restart the engine's work, to line commands up behind each other: the engine then takes them in one
+     * go, in order. Keep a pause well under the bus's liveness timeout.
+     *
+     * @param paused whether the engine stands still.
+     */
+    void pause(final boolean paused)
+    {
+        this.paused = paused;
     }
 
     EngineService service()

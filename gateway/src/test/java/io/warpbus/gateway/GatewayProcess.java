@@ -127,6 +127,39 @@ final class GatewayProcess implements AutoCloseable
     }
 
     /**
+     * One sample of the gateway's Prometheus scrape.
+     *
+     * @param sample the sample's name, without labels ({@code warpbus_gateway_orders_sent_total}).
+     * @return its value.
+     */
+    double metric(final String sample)
+    {
+        final String scrape;
+        try
+        {
+            scrape = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException("scraping " + process.name(), ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+        for (final String line : scrape.split("\n"))
+        {
+            if (line.startsWith(sample + " ") || line.startsWith(sample + "{"))
+            {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no " + sample + " in the scrape of " + process.name() + ":\n" + scrape);
+    }
+
+    /**
      * {@code kill -9}.
      *
      * @throws InterruptedException if interrupted while waiting for it to go.

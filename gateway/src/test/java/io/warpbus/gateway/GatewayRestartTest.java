@@ -51,6 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(BusTestWatcher.class)
 class GatewayRestartTest
 {
+    private static final String ORDERS_SENT = "warpbus_gateway_orders_sent_total";
+
     @TempDir
     Path dir;
     private EngineFixture engine;
@@ -180,6 +182,66 @@ class GatewayRestartTest
             assertEquals("cancelled", cancelled.path("execType").asString(), cancelled.toString());
             final JsonNode open = alice.request("{\"type\":\"openOrders\"}", "openOrders");
             assertEquals(0, open.path("orders").size(), "nothing left live: " + open);
+        }
+    }
+
+    /**
+     * Carol's order fills alice's while alice's cancel of it is on its way, and the gateway dies before the engine
+     * answers either. The restarted gateway learns the fill as it catches up, finishes the order, and must still
+     * route the engine's reject of the cancel, which comes after, to alice.
+     */
+    @Test
+    void shouldAnswerACancelThatCrossedAFillWhileTheGatewayWasDead() throws InterruptedException
+    {
+        startEngineAndGateway(List.of());
+
+        final String token;
+        final long lastSeen;
+        try (TestClient alice = new TestClient(port); TestClient carol = new TestClient(port))
+        {
+            token = alice.logon("alice", "alice-pw").path("session").asString();
+            carol.logon("carol", "carol-pw");
+            final JsonNode resting = alice.request(OrderEntryTest.order("kill-4", GatewayFixtures.ALICE_ACCOUNT,
+                "sell", "100.00", 30), "executionReport");
+            lastSeen = resting.path("seq").asLong();
+            final double sent = gateway.metric(ORDERS_SENT);
+            engine.pause(true);
+            try
+            {
+                carol.send("{\"type\":\"newOrder\",\"clOrdId\":\"carol-ioc\",\"account\":" +
+                    GatewayFixtures.CAROL_ACCOUNT + ",\"instrument\":\"ACME\",\"side\":\"buy\"," +
+                    "\"price\":\"100.00\",\"quantity\":30,\"timeInForce\":\"ioc\"}");
+                Await.until("carol's order on its way to the engine", TestClient.TIMEOUT_MS,
+                    () -> gateway.metric(ORDERS_SENT) == sent + 1);
+                alice.send("{\"type\":\"cancelOrder\",\"clOrdId\":\"kill-4\"}");
+                Await.until("alice's cancel on its way to the engine", TestClient.TIMEOUT_MS,
+                    () -> gateway.metric(ORDERS_SENT) == sent + 2);
+                gateway.kill();
+            }
+            finally
+            {
+                engine.pause(false);
+            }
+        }
+        Await.until("the engine to fill alice's order and answer her cancel", TestClient.TIMEOUT_MS,
+            () -> engine.service().lastExecId(1) >= 5);
+
+        restartGateway();
+        try (TestClient alice = new TestClient(port))
+        {
+            alice.send("{\"type\":\"logon\",\"username\":\"alice\",\"password\":\"alice-pw\",\"resume\":{" +
+                "\"token\":\"" + token + "\",\"fromSeq\":" + (lastSeen + 1) + "}}");
+            assertTrue(alice.awaitType("logon").path("resumed").asBoolean(), alice.received().toString());
+            final JsonNode answer = alice.await((m) -> "cancelRejected".equals(m.path("execType").asString()),
+                "the engine's answer to her cancel" + gateway.dump());
+            final List<JsonNode> reports = alice.ofType("executionReport");
+            assertEquals(2, reports.size(), "her fill, then the answer: " + alice.received());
+            assertEquals("filled", reports.get(0).path("execType").asString(), reports.toString());
+            assertEquals("kill-4", answer.path("clOrdId").asString(), answer.toString());
+            assertEquals("filled", answer.path("orderStatus").asString(), "the order as it ended: " + answer);
+            assertEquals(30, answer.path("cumQuantity").asLong(), answer.toString());
+            assertEquals(reports.get(0).path("seq").asLong() + 1, answer.path("seq").asLong());
+            assertEquals(0.0, gateway.metric("warpbus_gateway_unroutable_reports_total"), gateway.dump());
         }
     }
 

@@ -19,9 +19,12 @@ import java.util.List;
 
 import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
+import io.warpbus.testing.Await;
 import io.warpbus.orderentry.RejectReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -125,6 +128,58 @@ class OrderEntryTest extends GatewayTestBase
                 assertEquals(sell, report.path("clOrdId").asString(), "only alice's own orders: " + report);
             }
             alice.request("{\"type\":\"cancelOrder\",\"clOrdId\":\"" + sell + "\"}", "executionReport");
+        }
+    }
+
+    /**
+     * Bob's order fills alice's while her cancel (or replace) of it is on its way: the engine fills it, then answers
+     * her request with a reject after the order's last report. The gateway has finished with the order by then and
+     * must still route that answer to her, with the order as it ended.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "cancelOrder", "replaceOrder" })
+    void shouldAnswerARequestThatCrossesTheFillOfItsOrder(final String request)
+    {
+        try (TestClient alice = client(); TestClient bob = client())
+        {
+            alice.logon("alice", "alice-pw");
+            bob.logonWithKey(GatewayFixtures.BOB_KEY, GatewayFixtures.BOB_SECRET, System.currentTimeMillis(),
+                "nonce-cross-" + request);
+            final String sell = id("crossed");
+            alice.request(order(sell, GatewayFixtures.ALICE_ACCOUNT, "sell", "101.00", 10), "executionReport");
+            final long unroutable = counters.value(GatewayCounterDescriptor.UNROUTABLE_REPORTS);
+            final long sent = counters.value(GatewayCounterDescriptor.ORDERS_SENT);
+            engine().pause(true);
+            try
+            {
+                bob.send("{\"type\":\"newOrder\",\"clOrdId\":\"" + id("ioc") + "\",\"account\":" +
+                    GatewayFixtures.BOB_ACCOUNT + ",\"instrument\":\"ACME\",\"side\":\"buy\",\"price\":\"101.00\"," +
+                    "\"quantity\":10,\"timeInForce\":\"ioc\"}");
+                Await.until("bob's order on its way to the engine", TestClient.TIMEOUT_MS,
+                    () -> counters.value(GatewayCounterDescriptor.ORDERS_SENT) == sent + 1);
+                alice.send("cancelOrder".equals(request) ?
+                    "{\"type\":\"cancelOrder\",\"clOrdId\":\"" + sell + "\"}" :
+                    "{\"type\":\"replaceOrder\",\"clOrdId\":\"" + sell + "\",\"price\":\"102.00\",\"quantity\":10}");
+                Await.until("her " + request + " on its way to the engine", TestClient.TIMEOUT_MS,
+                    () -> counters.value(GatewayCounterDescriptor.ORDERS_SENT) == sent + 2);
+            }
+            finally
+            {
+                engine().pause(false);
+            }
+            final String rejected = "cancelOrder".equals(request) ? "cancelRejected" : "replaceRejected";
+            final JsonNode answer = alice.await((m) -> rejected.equals(m.path("execType").asString()),
+                "the engine's answer to her " + request);
+            final JsonNode filled = alice.await((m) -> "filled".equals(m.path("execType").asString()), "her fill");
+            assertEquals(sell, answer.path("clOrdId").asString(), answer.toString());
+            assertEquals("filled", answer.path("orderStatus").asString(), "the order as it ended: " + answer);
+            assertEquals(10, answer.path("cumQuantity").asLong(), answer.toString());
+            assertEquals(0, answer.path("leavesQuantity").asLong(), answer.toString());
+            assertTrue(answer.path("execId").asLong() > filled.path("execId").asLong(),
+                "the engine's answer, after the fill: " + filled + " then " + answer);
+            assertEquals(filled.path("seq").asLong() + 1, answer.path("seq").asLong());
+            assertEquals(unroutable, counters.value(GatewayCounterDescriptor.UNROUTABLE_REPORTS));
+            assertSequential(alice);
         }
     }
 

@@ -55,6 +55,10 @@ final class GatewayOrder
     boolean cancelSent;
     /** Restored from the journal without any answer from the engine: resolved once the engine has caught up. */
     boolean recoveredUnanswered;
+    /** Done, kept only so a late answer to a cancel or replace finds it ({@link OrderTable#retire}). */
+    boolean retired;
+    /** The owning session's token when the order was taken: a retired order's session index may be reused. */
+    long sessionToken;
 
     GatewayOrder(final int slot)
     {
@@ -67,6 +71,11 @@ final class GatewayOrder
     }
 
     boolean isLive()
+    {
+        return isLive(status);
+    }
+
+    static boolean isLive(final byte status)
     {
         return PENDING_NEW == status || NEW == status || PARTIALLY_FILLED == status;
     }
@@ -91,5 +100,7 @@ final class GatewayOrder
         pendingSentNs = 0;
         cancelSent = false;
         recoveredUnanswered = false;
+        retired = false;
+        sessionToken = 0;
     }
 }

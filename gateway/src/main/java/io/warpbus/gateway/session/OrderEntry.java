@@ -183,6 +183,7 @@ final class OrderEntry implements EngineLink.ReportListener
             return;
         }
 
+        order.sessionToken = session.tokenHigh;
         order.account = account;
         order.instrumentId = instrumentId;
         order.side = side;
@@ -386,6 +387,11 @@ final class OrderEntry implements EngineLink.ReportListener
             counters.increment(GatewayCounterDescriptor.UNROUTABLE_REPORTS);
             return;
         }
+        if (order.retired)
+        {
+            onLateAnswer(order, report, takenNs);
+            return;
+        }
         final InstrumentState instrument = instruments.get(order.instrumentId);
         final long lotSize = null == instrument ? 1 : instrument.info.lotSize();
         final byte execType = (byte)report.execTypeRaw();
@@ -407,16 +413,47 @@ final class OrderEntry implements EngineLink.ReportListener
         {
             copyFill(order.account, order.session(), event);
         }
-        if (0 != order.pendingRequestNs && answersRequest(execType, report.reason()))
+        if (answersRequest(execType, report.reason()))
+        {
+            answered(order, takenNs);
+        }
+        if (!order.isLive())
+        {
+            done(order);
+        }
+    }
+
+    /**
+     * A report for a done order: the engine's answer to a cancel or replace that crossed the order's end (a fill,
+     * an expiry), sent after the order's last report. The session gets it with the order as it ended, so the
+     * request is answered and no exec id is skipped; the report's own quantities describe no order and are not
+     * applied. Anything else, or a session that has gone since, counts as unroutable.
+     */
+    private void onLateAnswer(final GatewayOrder order, final ExecutionReportDecoder report, final long takenNs)
+    {
+        final byte execType = (byte)report.execTypeRaw();
+        final Session session = sessions[order.session()];
+        if ((ExecTypes.CANCEL_REJECTED != execType && ExecTypes.REPLACE_REJECTED != execType) ||
+            Session.FREE == session.state || session.tokenHigh != order.sessionToken)
+        {
+            counters.increment(GatewayCounterDescriptor.UNROUTABLE_REPORTS);
+            return;
+        }
+        final RejectReason reason = RejectReason.get(report.reason());
+        counters.increment(GatewayCounterDescriptor.ENGINE_REJECTS);
+        report(order, execType, null == reason ? RejectReason.NONE : reason, report.execId(), 0, 0,
+            report.transactTime());
+        answered(order, takenNs);
+    }
+
+    private void answered(final GatewayOrder order, final long takenNs)
+    {
+        if (0 != order.pendingRequestNs)
         {
             final long answeredNs = context.nanoClock().nanoTime();
             latency.onRoundTrip(answeredNs - order.pendingRequestNs,
                 order.pendingSentNs - order.pendingRequestNs + answeredNs - takenNs);
             order.pendingRequestNs = 0;
-        }
-        if (!order.isLive())
-        {
-            done(order);
         }
     }
 
@@ -452,6 +489,7 @@ final class OrderEntry implements EngineLink.ReportListener
             throw new IllegalStateException("session journal " + journal.directory() + " holds more live orders " +
                 "than the gateway may track (" + orders.capacity() + "): raise max-orders");
         }
+        order.sessionToken = sessions[sessionIndex].tokenHigh;
         order.account = record.getLong(fields + EventDescriptor.ACCOUNT_OFFSET);
         order.instrumentId = record.getInt(fields + EventDescriptor.REPORT_INSTRUMENT_OFFSET);
         order.side = record.getByte(fields + EventDescriptor.SIDE_OFFSET);
@@ -485,6 +523,13 @@ final class OrderEntry implements EngineLink.ReportListener
         {
             return execId;
         }
+        final byte execType = event.getByte(offset + EventDescriptor.EXEC_TYPE_OFFSET);
+        if ((ExecTypes.CANCEL_REJECTED == execType || ExecTypes.REPLACE_REJECTED == execType) &&
+            !GatewayOrder.isLive(event.getByte(offset + EventDescriptor.ORDER_STATUS_OFFSET)))
+        {
+            // A late answer (onLateAnswer) to an order already done: the live order with its id is a newer one.
+            return execId;
+        }
         order.recoveredUnanswered = false;
         order.orderId = event.getLong(offset + EventDescriptor.ORDER_ID_OFFSET);
         order.status = event.getByte(offset + EventDescriptor.ORDER_STATUS_OFFSET);
@@ -496,7 +541,7 @@ final class OrderEntry implements EngineLink.ReportListener
         if (!order.isLive())
         {
             sessions[sessionIndex].openOrders--;
-            orders.remove(order);
+            orders.retire(order);
         }
         return execId;
     }
@@ -544,7 +589,7 @@ final class OrderEntry implements EngineLink.ReportListener
     {
         final Session session = sessions[order.session()];
         session.openOrders--;
-        orders.remove(order);
+        orders.retire(order);
         lifecycle.onOrderDone(session);
     }
 

@@ -18,19 +18,24 @@ package io.warpbus.gateway.session;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
-import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.Object2ObjectHashMap;
 
 /**
  * The orders the gateway tracks, found by the engine's client order id (reports) and by session and client order
  * id (the client's cancels and replaces). A fixed pool, so steady state allocates nothing; an order leaves when it
- * is done (filled, cancelled, rejected). Owned by the session core's thread.
+ * is done (filled, cancelled, rejected). A done order is <em>retired</em>: its client order id and place in its
+ * session are freed at once, but the engine's id still finds it until its slot is reused, oldest done first, so the
+ * engine's answer to a cancel or replace that crossed the order's end still reaches the session. Owned by the
+ * session core's thread.
  */
 final class OrderTable
 {
     private final GatewayOrder[] pool;
-    private final IntArrayList free;
+    /** Slots to take, oldest first: those never used, then retired orders in the order they were done. */
+    private final int[] reusable;
+    private int reusableHead;
+    private int reusableCount;
     private final Long2ObjectHashMap<GatewayOrder> byEngineId;
     private final Object2ObjectHashMap<ClientOrderKey, GatewayOrder> byClientId;
     private final int[] firstOfSession;
@@ -42,12 +47,13 @@ final class OrderTable
         Arrays.fill(firstOfSession, -1);
         lastOfSession = firstOfSession.clone();
         pool = new GatewayOrder[capacity];
-        free = new IntArrayList(capacity, -1);
-        for (int i = capacity - 1; i >= 0; i--)
+        reusable = new int[capacity];
+        for (int i = 0; i < capacity; i++)
         {
             pool[i] = new GatewayOrder(i);
-            free.addInt(i);
+            reusable[i] = i;
         }
+        reusableCount = capacity;
         byEngineId = new Long2ObjectHashMap<>(2 * capacity, 0.65f);
         byClientId = new Object2ObjectHashMap<>(2 * capacity, 0.65f);
     }
@@ -57,15 +63,21 @@ final class OrderTable
      *
      * @param key                 the session and client order id; copied.
      * @param engineClientOrderId the id the engine will know it by.
-     * @return the order, cleared, or null when the pool is empty.
+     * @return the order, cleared, or null when every slot holds a live order.
      */
     GatewayOrder add(final ClientOrderKey key, final long engineClientOrderId)
     {
-        if (free.isEmpty())
+        if (0 == reusableCount)
         {
             return null;
         }
-        final GatewayOrder order = pool[free.popInt()];
+        final GatewayOrder order = pool[reusable[reusableHead]];
+        reusableHead = reusableHead + 1 == reusable.length ? 0 : reusableHead + 1;
+        reusableCount--;
+        if (order.retired)
+        {
+            byEngineId.remove(order.engineClientOrderId);
+        }
         order.clear();
         order.key.set(key);
         order.engineClientOrderId = engineClientOrderId;
@@ -87,6 +99,12 @@ final class OrderTable
         return order;
     }
 
+    /**
+     * An order by the engine's id for it: a live order, or a retired one whose slot has not been reused yet.
+     *
+     * @param engineClientOrderId the id.
+     * @return the order, or null.
+     */
     GatewayOrder byEngineId(final long engineClientOrderId)
     {
         return byEngineId.get(engineClientOrderId);
@@ -98,13 +116,13 @@ final class OrderTable
     }
 
     /**
-     * Return a done order to the pool.
+     * Retire a done order: its client order id and its place in its session go at once, its slot joins the end of
+     * the queue of slots to reuse, and until then {@link #byEngineId(long)} still finds it.
      *
-     * @param order the order.
+     * @param order a live order.
      */
-    void remove(final GatewayOrder order)
+    void retire(final GatewayOrder order)
     {
-        byEngineId.remove(order.engineClientOrderId);
         byClientId.remove(order.key);
         if (-1 == order.previousInSession)
         {
@@ -124,12 +142,20 @@ final class OrderTable
         }
         order.previousInSession = -1;
         order.nextInSession = -1;
-        free.addInt(order.slot);
+        order.retired = true;
+        final int tail = reusableHead + reusableCount;
+        reusable[tail >= reusable.length ? tail - reusable.length : tail] = order.slot;
+        reusableCount++;
     }
 
+    /**
+     * Live orders.
+     *
+     * @return how many.
+     */
     int size()
     {
-        return pool.length - free.size();
+        return pool.length - reusableCount;
     }
 
     int capacity()

@@ -25,8 +25,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class OrderTableTest
 {
@@ -37,7 +40,7 @@ class OrderTableTest
     private long nextEngineId = 1;
 
     @Test
-    void shouldVisitExactlyASessionsTrackedOrdersOldestFirstThroughRandomAddsAndRemoves()
+    void shouldVisitExactlyASessionsLiveOrdersOldestFirstThroughRandomAddsAndRetirements()
     {
         final OrderTable table = new OrderTable(64, SESSIONS);
         final List<Map<Long, GatewayOrder>> model = new ArrayList<>();
@@ -60,7 +63,7 @@ class OrderTableTest
             {
                 final List<Long> ids = new ArrayList<>(expected.keySet());
                 final long victim = ids.get(random.nextInt(ids.size()));
-                table.remove(expected.remove(victim));
+                table.retire(expected.remove(victim));
             }
             for (int s = 0; s < SESSIONS; s++)
             {
@@ -72,17 +75,39 @@ class OrderTableTest
     }
 
     @Test
-    void shouldFindAnOrderByEitherIdUntilItIsRemoved()
+    void shouldFindARetiredOrderByItsEngineIdOnlyUntilItsSlotIsReusedOldestDoneFirst()
     {
-        final OrderTable table = new OrderTable(4, SESSIONS);
-        final GatewayOrder order = table.add(key(2, "abc"), 77);
-        assertSame(order, table.byEngineId(77));
-        assertSame(order, table.byClientId(key(2, "abc")));
+        final OrderTable table = new OrderTable(3, SESSIONS);
+        final GatewayOrder first = table.add(key(2, "abc"), 77);
+        assertSame(first, table.byEngineId(77));
+        assertSame(first, table.byClientId(key(2, "abc")));
         assertNull(table.byClientId(key(3, "abc")));
-        table.remove(order);
-        assertNull(table.byEngineId(77));
-        assertNull(table.byClientId(key(2, "abc")));
+
+        table.retire(first);
+        assertTrue(first.retired);
+        assertSame(first, table.byEngineId(77), "a late answer still finds it");
+        assertNull(table.byClientId(key(2, "abc")), "its client order id is free at once");
         assertEquals(0, table.size());
+        final List<Long> visited = new ArrayList<>();
+        table.forEach(2, (order) -> visited.add(order.engineClientOrderId));
+        assertEquals(List.of(), visited, "no longer among its session's orders");
+
+        // The two slots never used go first, then the retired order's: it is findable until then.
+        final GatewayOrder reused = table.add(key(2, "abc"), 78);
+        assertNotSame(first, reused);
+        final GatewayOrder third = table.add(key(1, "x"), 79);
+        assertSame(first, table.byEngineId(77));
+        table.retire(reused);
+        final GatewayOrder fourth = table.add(key(1, "y"), 80);
+        assertSame(first, fourth, "the oldest retired slot is taken first");
+        assertFalse(fourth.retired);
+        assertNull(table.byEngineId(77), "gone once its slot holds another order");
+        assertSame(reused, table.byEngineId(78));
+        assertSame(reused, table.add(key(1, "z"), 81), "the next retired slot");
+        assertNull(table.byEngineId(78));
+        assertSame(third, table.byEngineId(79));
+        assertEquals(3, table.size());
+        assertNull(table.add(key(1, "w"), 82), "full: every slot holds a live order");
     }
 
     private ClientOrderKey key(final int session, final String clientOrderId)

@@ -44,7 +44,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -174,24 +173,13 @@ class SiwRpingInteropTest
     void shouldPingSiwRpingServer(final String crc, final int size) throws Exception
     {
         use("default");
-        final String name = "siw-server-crc-" + crc + "-" + size;
-        final String stall = pingSiwRpingServer(name, crc, size);
-        if (null != stall)
-        {
-            // Seen about once in 60 runs under TCG: siw's accept lost our RTR and first Send (see
-            // SiwGuest.missedFirstFpdu), the capture shows nothing from siw after its ACK of them, and our client
-            // times out. Either siw's rping server is still waiting for the connection, or (when our FIN woke siw's
-            // RTR handler, which then read both) it got our Send as we left, posted its Read and failed with "wait
-            // for RDMA_READ_COMPLETE". That is siw's race, not this engine's, so the case runs once more and must
-            // pass then; in the first picture on a guest booted afresh, as closing that connection can crash the
-            // guest's iw_cm.
-            System.out.println("siw stalled before its first RDMA Read Request, running " + name + " again: " + stall);
-            if (stall.contains(MISSED_FIRST_FPDU))
-            {
-                guest.reboot("connection siw left half established (" + name + ")");
-            }
-            assertNull(pingSiwRpingServer(name + "-again", crc, size), "siw stalled twice in a row");
-        }
+        // Seen about once in 60 runs under TCG (twice in a row once in CI): siw's accept lost our RTR and first
+        // Send (see SiwGuest.missedFirstFpdu), the capture shows nothing from siw after its ACK of them, and our
+        // client times out. Either siw's rping server is still waiting for the connection, or (when our FIN woke
+        // siw's RTR handler, which then read both) it got our Send as we left, posted its Read and failed with "wait
+        // for RDMA_READ_COMPLETE". That is siw's race, not this engine's, so the case runs again on a guest booted
+        // afresh (closing that connection can crash the guest's iw_cm) and must pass within a few attempts.
+        guest.passDespiteStalls("siw-server-crc-" + crc + "-" + size, (name) -> pingSiwRpingServer(name, crc, size));
     }
 
     /**
@@ -251,16 +239,9 @@ class SiwRpingInteropTest
     void shouldReportThatSiwCannotReadFromARevisionOneClient() throws Exception
     {
         use("default");
-        final String stall = pingSiwFromRevisionOneClient("siw-server-rev1");
-        if (null != stall)
-        {
-            // The same loss as in shouldPingSiwRpingServer, client-server model: siw's accept missed our first Send,
-            // so its rping server never got as far as posting the Read this case is about. Once more, on a guest
-            // booted afresh (siw still holds the half-established connection).
-            System.out.println("siw lost our first FPDU, running siw-server-rev1 again: " + stall);
-            guest.reboot("connection siw left half established (siw-server-rev1)");
-            assertNull(pingSiwFromRevisionOneClient("siw-server-rev1-again"), "siw lost our first FPDU twice in a row");
-        }
+        // The same loss as in shouldPingSiwRpingServer, client-server model: siw's accept missed our first Send, so
+        // its rping server never got as far as posting the Read this case is about.
+        guest.passDespiteStalls("siw-server-rev1", SiwRpingInteropTest::pingSiwFromRevisionOneClient);
     }
 
     /**
@@ -381,7 +362,19 @@ class SiwRpingInteropTest
     {
         if (!variant.equals(guest.variant()))
         {
-            guest.loadSiw(variant);
+            try
+            {
+                guest.loadSiw(variant);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // siw held by a connection an earlier case left behind ("Module siw is in use"): start clean.
+                guest.reboot("siw that would not unload: " + ex.getMessage());
+                if (!variant.equals(guest.variant()))
+                {
+                    guest.loadSiw(variant);
+                }
+            }
         }
     }
 

@@ -136,7 +136,7 @@ final class TestClient implements AutoCloseable
     JsonNode await(final int from, final Predicate<JsonNode> condition, final String what)
     {
         final JsonNode[] found = new JsonNode[1];
-        Await.until(what + " (received so far: " + tail() + ")", TIMEOUT_MS, () ->
+        Await.until(() -> what + " (received by then: " + tail() + ")", TIMEOUT_MS, () ->
         {
             checkSchema();
             sleep();

@@ -427,7 +427,8 @@ final class OrderEntry implements EngineLink.ReportListener
      * A report for a done order: the engine's answer to a cancel or replace that crossed the order's end (a fill,
      * an expiry), sent after the order's last report. The session gets it with the order as it ended, so the
      * request is answered and no exec id is skipped; the report's own quantities describe no order and are not
-     * applied. Anything else, or a session that has gone since, counts as unroutable.
+     * applied. An answer to the gateway's own cancel stays here; anything else, or a session that has gone since,
+     * counts as unroutable.
      */
     private void onLateAnswer(final GatewayOrder order, final ExecutionReportDecoder report, final long takenNs)
     {
@@ -439,8 +440,13 @@ final class OrderEntry implements EngineLink.ReportListener
             counters.increment(GatewayCounterDescriptor.UNROUTABLE_REPORTS);
             return;
         }
-        final RejectReason reason = RejectReason.get(report.reason());
         counters.increment(GatewayCounterDescriptor.ENGINE_REJECTS);
+        if (order.cancelSent && 0 == order.pendingRequestNs)
+        {
+            // The answer to the gateway's own cancel (logout, cancel-on-disconnect): the client asked nothing.
+            return;
+        }
+        final RejectReason reason = RejectReason.get(report.reason());
         report(order, execType, null == reason ? RejectReason.NONE : reason, report.execId(), 0, 0,
             report.transactTime());
         answered(order, takenNs);

@@ -166,21 +166,25 @@ final class OrderTable
     /**
      * Visit the tracked orders of one session index (those of an earlier session that had the same index included),
      * oldest first, walking that session's list rather than the pool: a logout or a disconnect costs in proportion
-     * to the session's orders, not to the table's capacity. The visitor must not add or remove orders.
+     * to the session's orders, not to the table's capacity. The visitor may retire the order it is given (a
+     * recovered order found lost), but must not add orders or retire others.
      *
      * @param session the session index.
      * @param visitor called for each.
      */
     void forEach(final int session, final Consumer<GatewayOrder> visitor)
     {
-        for (int slot = firstOfSession[session]; -1 != slot; slot = pool[slot].nextInSession)
+        for (int slot = firstOfSession[session]; -1 != slot; )
         {
-            visitor.accept(pool[slot]);
+            final GatewayOrder order = pool[slot];
+            slot = order.nextInSession;
+            visitor.accept(order);
         }
     }
 
     /**
-     * Visit every tracked order, session by session (control path only). The visitor must not add or remove orders.
+     * Visit every tracked order, session by session (control path only), with the rules of
+     * {@link #forEach(int, Consumer)}.
      *
      * @param visitor called for each.
      */

@@ -110,6 +110,30 @@ class OrderTableTest
         assertNull(table.add(key(1, "w"), 82), "full: every slot holds a live order");
     }
 
+    @Test
+    void shouldVisitEveryOrderWhileTheVisitorRetiresTheOnesItIsGiven()
+    {
+        final OrderTable table = new OrderTable(16, SESSIONS);
+        for (int i = 0; i < 6; i++)
+        {
+            table.add(key(i % 2, "r" + i), nextEngineId++);
+        }
+        final List<Long> visited = new ArrayList<>();
+        table.forEach((order) ->
+        {
+            visited.add(order.engineClientOrderId);
+            if (0 == order.engineClientOrderId % 2)
+            {
+                table.retire(order);
+            }
+        });
+        assertEquals(List.of(1L, 3L, 5L, 2L, 4L, 6L), visited, "session 0's orders, then session 1's");
+        final List<Long> left = new ArrayList<>();
+        table.forEach((order) -> left.add(order.engineClientOrderId));
+        assertEquals(List.of(1L, 3L, 5L), left);
+        assertEquals(3, table.size());
+    }
+
     private ClientOrderKey key(final int session, final String clientOrderId)
     {
         field.putByte(0, (byte)clientOrderId.length());

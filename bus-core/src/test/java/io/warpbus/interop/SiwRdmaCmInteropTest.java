@@ -78,7 +78,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @Tag("siw")
 @ExtendWith(SiwGuestExtension.class)
-@Timeout(180)
+@Timeout(300)
 class SiwRdmaCmInteropTest
 {
     private static final int MESSAGE_LENGTH = 16;

@@ -255,9 +255,26 @@ public final class SiwGuest implements AutoCloseable
      * Load another build of siw (see build-guest.sh) and create siw0 again.
      *
      * @param variant default, p2p, crc or v1.
-     * @throws Exception when it does not load.
+     * @throws Exception when it does not load, even on a guest booted afresh.
      */
     public void loadSiw(final String variant) throws Exception
+    {
+        try
+        {
+            insmodSiw(variant);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // siw held by a connection an earlier case left behind ("Module siw is in use"): start clean.
+            reboot("siw that would not unload: " + ex.getMessage());
+            if (!variant.equals(this.variant))
+            {
+                insmodSiw(variant);
+            }
+        }
+    }
+
+    private void insmodSiw(final String variant) throws Exception
     {
         final Result result = run("siw-" + variant, "rdma link delete siw0 2>/dev/null; rmmod siw && " +
             "insmod /opt/warpbus-siw/" + variant + "/siw.ko && " +

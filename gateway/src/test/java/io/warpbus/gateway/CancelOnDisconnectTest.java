@@ -93,9 +93,7 @@ class CancelOnDisconnectTest extends GatewayTestBase
             engine().pause(true);
             try
             {
-                carol.send("{\"type\":\"newOrder\",\"clOrdId\":\"own-ioc\",\"account\":" +
-                    GatewayFixtures.CAROL_ACCOUNT + ",\"instrument\":\"ACME\",\"side\":\"buy\"," +
-                    "\"price\":\"101.00\",\"quantity\":10,\"timeInForce\":\"ioc\"}");
+                carol.send(OrderEntryTest.ioc("own-ioc", GatewayFixtures.CAROL_ACCOUNT, "buy", "101.00", 10));
                 Await.until("carol's order on its way to the engine", TestClient.TIMEOUT_MS,
                     () -> counters.value(GatewayCounterDescriptor.ORDERS_SENT) == sent + 1);
                 alice.close();

@@ -208,9 +208,7 @@ class GatewayRestartTest
             engine.pause(true);
             try
             {
-                carol.send("{\"type\":\"newOrder\",\"clOrdId\":\"carol-ioc\",\"account\":" +
-                    GatewayFixtures.CAROL_ACCOUNT + ",\"instrument\":\"ACME\",\"side\":\"buy\"," +
-                    "\"price\":\"100.00\",\"quantity\":30,\"timeInForce\":\"ioc\"}");
+                carol.send(OrderEntryTest.ioc("carol-ioc", GatewayFixtures.CAROL_ACCOUNT, "buy", "100.00", 30));
                 Await.until("carol's order on its way to the engine", TestClient.TIMEOUT_MS,
                     () -> gateway.metric(ORDERS_SENT) == sent + 1);
                 alice.send("{\"type\":\"cancelOrder\",\"clOrdId\":\"kill-4\"}");

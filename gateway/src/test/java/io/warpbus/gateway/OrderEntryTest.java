@@ -152,9 +152,7 @@ class OrderEntryTest extends GatewayTestBase
             engine().pause(true);
             try
             {
-                bob.send("{\"type\":\"newOrder\",\"clOrdId\":\"" + id("ioc") + "\",\"account\":" +
-                    GatewayFixtures.BOB_ACCOUNT + ",\"instrument\":\"ACME\",\"side\":\"buy\",\"price\":\"101.00\"," +
-                    "\"quantity\":10,\"timeInForce\":\"ioc\"}");
+                bob.send(ioc(id("ioc"), GatewayFixtures.BOB_ACCOUNT, "buy", "101.00", 10));
                 Await.until("bob's order on its way to the engine", TestClient.TIMEOUT_MS,
                     () -> counters.value(GatewayCounterDescriptor.ORDERS_SENT) == sent + 1);
                 alice.send("cancelOrder".equals(request) ?
@@ -277,6 +275,13 @@ class OrderEntryTest extends GatewayTestBase
         return "{\"type\":\"newOrder\",\"clOrdId\":\"" + clientOrderId + "\",\"account\":" + account +
             ",\"instrument\":\"ACME\",\"side\":\"" + side + "\",\"price\":\"" + price + "\",\"quantity\":" +
             quantity + "}";
+    }
+
+    static String ioc(final String clientOrderId, final long account, final String side, final String price,
+        final long quantity)
+    {
+        final String order = order(clientOrderId, account, side, price, quantity);
+        return order.substring(0, order.length() - 1) + ",\"timeInForce\":\"ioc\"}";
     }
 
     static void assertSequential(final TestClient client)

@@ -402,13 +402,12 @@ final class OrderEntry implements EngineLink.ReportListener
             order.orderId = report.orderId();
         }
         applyReport(order, execType, report, lotSize, lastQuantity);
-        final RejectReason reason = RejectReason.get(report.reason());
         if (ExecTypes.isRejection(execType))
         {
             counters.increment(GatewayCounterDescriptor.ENGINE_REJECTS);
         }
-        report(order, execType, null == reason ? RejectReason.NONE : reason, report.execId(), report.lastPrice(),
-            lastQuantity, report.transactTime());
+        report(order, execType, reasonOf(report), report.execId(), report.lastPrice(), lastQuantity,
+            report.transactTime());
         if ((ExecTypes.PARTIALLY_FILLED == execType || ExecTypes.FILLED == execType) && !dropCopies.isEmpty())
         {
             copyFill(order.account, order.session(), event);
@@ -446,10 +445,14 @@ final class OrderEntry implements EngineLink.ReportListener
             // The answer to the gateway's own cancel (logout, cancel-on-disconnect): the client asked nothing.
             return;
         }
-        final RejectReason reason = RejectReason.get(report.reason());
-        report(order, execType, null == reason ? RejectReason.NONE : reason, report.execId(), 0, 0,
-            report.transactTime());
+        report(order, execType, reasonOf(report), report.execId(), 0, 0, report.transactTime());
         answered(order, takenNs);
+    }
+
+    private static RejectReason reasonOf(final ExecutionReportDecoder report)
+    {
+        final RejectReason reason = RejectReason.get(report.reason());
+        return null == reason ? RejectReason.NONE : reason;
     }
 
     private void answered(final GatewayOrder order, final long takenNs)

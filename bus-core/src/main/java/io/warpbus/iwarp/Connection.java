@@ -16,6 +16,7 @@
 package io.warpbus.iwarp;
 
 import java.io.IOException;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
@@ -58,6 +59,7 @@ final class Connection
     private final TransmitRing out;
     private final SegmentAssembler assembler;
     private final SegmentPlacer placer;
+    private final boolean directPlacement;
     private InetSocketAddress remoteAddress;
     private QueuePair qp;
     private boolean outputShutdown;
@@ -83,6 +85,7 @@ final class Connection
         out = new TransmitRing(context.ioBufferLength(), new CRC32C());
         assembler = new SegmentAssembler(this, out, reader.buffer(), counters.fpdusSent);
         placer = new SegmentPlacer(this, reader.buffer(), agent.rnic().stagTable(), assembler);
+        directPlacement = context.directPlacement();
     }
 
     static void configure(final SocketChannel channel, final RnicContext context) throws IOException
@@ -204,18 +207,35 @@ final class Connection
         int count = 0;
         while (count < FPDU_LIMIT && lifecycle.state().receivesFpdus())
         {
+            if (reader.placingDirectly())
+            {
+                final int placed = reader.completeDirect();
+                if (FpduReader.DIRECT_PENDING == placed)
+                {
+                    break;
+                }
+                if (FpduReader.DIRECT_CRC_MISMATCH == placed)
+                {
+                    onCrcMismatch("an FPDU placed straight from the socket");
+                    break;
+                }
+                // As for a buffered FPDU: its payload is visible before anything a later FPDU places.
+                VarHandle.releaseFence();
+                counters.fpdusReceived.incrementOrdered();
+                counters.fpdusPlacedDirectly.incrementOrdered();
+                count++;
+                continue;
+            }
             final int ulpduLength = reader.nextUlpduLength();
             if (FpduReader.INCOMPLETE == ulpduLength)
             {
+                placeStraightFromSocket();
                 break;
             }
             final int fpduLength = Fpdu.fpduLength(ulpduLength);
             if (!reader.crcMatches(fpduLength))
             {
-                counters.crcErrors.incrementOrdered();
-                fail(TerminateError.MPA_CRC, -1, 0, 0, "CRC32C mismatch in an FPDU of " + fpduLength +
-                    " bytes: computed 0x" + Integer.toHexString(reader.computedCrc()) + ", received 0x" +
-                    Integer.toHexString(reader.receivedCrc()));
+                onCrcMismatch("an FPDU of " + fpduLength + " bytes");
                 break;
             }
             final int result = placer.onFpdu(reader.start(), ulpduLength);
@@ -223,7 +243,7 @@ final class Connection
             {
                 break;
             }
-            reader.consume(fpduLength);
+            reader.consumeFpdu(fpduLength);
             counters.fpdusReceived.incrementOrdered();
             count++;
             if (SegmentPlacer.FAILED == result)
@@ -237,6 +257,30 @@ final class Connection
                 reader.buffered() + " bytes into an FPDU (truncated frame)");
         }
         return count;
+    }
+
+    private void placeStraightFromSocket()
+    {
+        if (!directPlacement)
+        {
+            return;
+        }
+        final int ulpduLength = reader.directCandidate();
+        if (FpduReader.INCOMPLETE != ulpduLength)
+        {
+            final int index = placer.directWriteIndex(reader.start(), ulpduLength);
+            if (index >= 0)
+            {
+                reader.placeDirectly(placer.directRegion(), index, ulpduLength);
+            }
+        }
+    }
+
+    private void onCrcMismatch(final String what)
+    {
+        counters.crcErrors.incrementOrdered();
+        fail(TerminateError.MPA_CRC, -1, 0, 0, "CRC32C mismatch in " + what + ": computed 0x" +
+            Integer.toHexString(reader.computedCrc()) + ", received 0x" + Integer.toHexString(reader.receivedCrc()));
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -322,6 +366,12 @@ final class Connection
      */
     void onDeregistered(final MemoryRegion region)
     {
+        if (reader.onDeregistered(region) && !lifecycle.isClosed())
+        {
+            fail(TerminateError.DDP_TAGGED_INVALID_STAG, -1, 0, 0, "memory region 0x" +
+                Integer.toHexString(region.stag()) + " was deregistered while an RDMA Write was being placed into it");
+            return;
+        }
         if (!lifecycle.isClosed() && out.references(region))
         {
             abort("memory region 0x" + Integer.toHexString(region.stag()) +

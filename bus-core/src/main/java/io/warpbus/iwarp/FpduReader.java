@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.zip.CRC32C;
 
+import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.mpa.Fpdu;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -31,8 +32,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * Bytes are processed where they were read. When the free space behind {@code end} can no longer hold a maximum
  * FPDU, the unprocessed bytes are moved to the front before the next read; nothing read from the wire changes the
- * buffer's size. A connection that has been quiet for a while reads its socket only every few duty cycles. Owned
- * by the engine's thread.
+ * buffer's size. A connection that has been quiet for a while reads its socket only every few duty cycles.
+ * <p>
+ * <b>Direct placement.</b> The payload of a large tagged segment can be read from the socket straight into the
+ * region it targets ({@link #placeDirectly}), the CRC computed over it there, so it is copied once (by the kernel)
+ * instead of twice. For that the payload must still be in the socket when its header is seen: while large FPDUs
+ * arrive, a read into the empty buffer stops at the next FPDU's DDP header ({@link #HEADER_FIRST_FPDUS}). The
+ * FPDU's CRC is checked once its trailer has arrived ({@link #completeDirect()}); a mismatch ends the connection
+ * like any other, with the bad payload left in the region, as RFC 5040 section 5.5 allows (a tagged buffer's
+ * contents are indeterminate until a later message is delivered) and as Linux siw does. Owned by the engine's
+ * thread.
  */
 final class FpduReader
 {
@@ -43,6 +52,20 @@ final class FpduReader
     /** Empty reads in a row after which a quiet connection's socket is read only every {@link #QUIET_READ_EVERY}. */
     static final int QUIET_AFTER_EMPTY_READS = 128;
     static final int QUIET_READ_EVERY = 8;
+    /** Payload bytes still in the socket for which a read straight into the region is worth its system call. */
+    static final int DIRECT_PLACEMENT_MIN = 4096;
+    /** After an FPDU at least this long, reads stop at the next FPDU's header for a while. */
+    static final int LARGE_FPDU = DIRECT_PLACEMENT_MIN + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+    /** FPDUs after the last large one during which reads into an empty buffer stop at the next FPDU's header. */
+    static final int HEADER_FIRST_FPDUS = 64;
+    /** {@link #completeDirect()}: the payload or the trailer of the directly placed FPDU is still arriving. */
+    static final int DIRECT_PENDING = 0;
+    /** {@link #completeDirect()}: the directly placed FPDU is complete and its CRC matches (or CRCs are off). */
+    static final int DIRECT_PLACED = 1;
+    /** {@link #completeDirect()}: the directly placed FPDU is complete and its CRC does not match. */
+    static final int DIRECT_CRC_MISMATCH = 2;
+
+    private static final int HEADER_LENGTH = Fpdu.LENGTH_FIELD_LENGTH + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
 
     private final ByteBuffer bytes;
     private final UnsafeBuffer buffer;
@@ -55,6 +78,14 @@ final class FpduReader
     private int quietCycles;
     private int computedCrc;
     private int receivedCrc;
+    private int headerFirst;
+    private boolean drained;
+    private MemoryRegion directRegion;
+    private MemoryRegion viewRegion;
+    private ByteBuffer view;
+    private int directPosition;
+    private int directEnd;
+    private int trailerLength;
 
     FpduReader(final int capacity)
     {
@@ -103,6 +134,17 @@ final class FpduReader
     }
 
     /**
+     * Mark a whole FPDU at the start as processed.
+     *
+     * @param fpduLength its length.
+     */
+    void consumeFpdu(final int fpduLength)
+    {
+        start += fpduLength;
+        headerFirst = fpduLength >= LARGE_FPDU ? HEADER_FIRST_FPDUS : Math.max(0, headerFirst - 1);
+    }
+
+    /**
      * Check the CRC of FPDUs from now on, as negotiated.
      *
      * @param enabled true when the MPA exchange agreed on CRC32C.
@@ -146,7 +188,8 @@ final class FpduReader
             return 0;
         }
         final int read = read(channel);
-        emptyReads = 0 == read && start == end ? Math.min(emptyReads + 1, QUIET_AFTER_EMPTY_READS) : 0;
+        emptyReads = 0 == read && start == end && 0 == trailerLength ?
+            Math.min(emptyReads + 1, QUIET_AFTER_EMPTY_READS) : 0;
         return read;
     }
 
@@ -164,10 +207,20 @@ final class FpduReader
         {
             return 0;
         }
+        if (directPosition < directEnd)
+        {
+            return readDirect(channel);
+        }
+        int limit = buffer.capacity();
         if (start == end)
         {
             start = 0;
             end = 0;
+            if (headerFirst > 0 && drained)
+            {
+                // Waiting for the peer: leave a large payload in the socket until its header says where it goes.
+                limit = trailerLength + HEADER_LENGTH;
+            }
         }
         else if (buffer.capacity() - end < Fpdu.MAX_RECEIVE_FPDU)
         {
@@ -182,7 +235,7 @@ final class FpduReader
             start = 0;
             end = remaining;
         }
-        bytes.limit(buffer.capacity()).position(end);
+        bytes.limit(limit).position(end);
         final int read = channel.read(bytes);
         if (read < 0)
         {
@@ -190,7 +243,148 @@ final class FpduReader
             return END_OF_STREAM;
         }
         end += read;
+        drained = 0 == read;
         return read;
+    }
+
+    private int readDirect(final ReadableByteChannel channel) throws IOException
+    {
+        final ByteBuffer view = this.view;
+        final int position = directPosition;
+        view.limit(directEnd).position(position);
+        final int read = channel.read(view);
+        if (read < 0)
+        {
+            inputEnded = true;
+            return END_OF_STREAM;
+        }
+        if (read > 0 && crcEnabled)
+        {
+            view.limit(position + read).position(position);
+            crc32c.update(view);
+        }
+        directPosition = position + read;
+        drained = 0 == read;
+        return read;
+    }
+
+    /**
+     * Is an FPDU at {@link #start()} worth placing straight from the socket: its length field and tagged DDP header
+     * have arrived, and at least {@link #DIRECT_PLACEMENT_MIN} bytes of its payload have not?
+     *
+     * @return its ULPDU length, or {@link #INCOMPLETE} when it is not.
+     */
+    int directCandidate()
+    {
+        final int available = end - start;
+        if (available < HEADER_LENGTH || 0 != trailerLength)
+        {
+            return INCOMPLETE;
+        }
+        final int ulpduLength = Fpdu.ulpduLength(buffer, start);
+        final int payloadToCome = ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH - (available - HEADER_LENGTH);
+        return payloadToCome >= DIRECT_PLACEMENT_MIN ? ulpduLength : INCOMPLETE;
+    }
+
+    /**
+     * Place the tagged segment at {@link #start()} straight from the socket: the payload bytes already buffered are
+     * copied to the region now, the rest will be read into it, and its CRC is checked by {@link #completeDirect()}.
+     * The caller has validated the segment's header and the range against the region.
+     *
+     * @param region      the region the segment targets, registered from a byte buffer.
+     * @param index       where in the region its payload starts.
+     * @param ulpduLength the segment's ULPDU length, from {@link #directCandidate()}.
+     */
+    void placeDirectly(final MemoryRegion region, final int index, final int ulpduLength)
+    {
+        if (crcEnabled)
+        {
+            crc32c.reset();
+            bytes.limit(end).position(start);
+            crc32c.update(bytes);
+        }
+        final int arrived = end - start - HEADER_LENGTH;
+        region.buffer().putBytes(index, buffer, start + HEADER_LENGTH, arrived);
+        if (region != viewRegion)
+        {
+            view = region.byteView().duplicate();
+            viewRegion = region;
+        }
+        directRegion = region;
+        directPosition = index + arrived;
+        directEnd = index + ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+        trailerLength = Fpdu.fpduLength(ulpduLength) - Fpdu.LENGTH_FIELD_LENGTH - ulpduLength;
+        start = end;
+        headerFirst = HEADER_FIRST_FPDUS;
+    }
+
+    /**
+     * Is an FPDU being placed straight from the socket?
+     *
+     * @return true from {@link #placeDirectly} until {@link #completeDirect()} reports it complete.
+     */
+    boolean placingDirectly()
+    {
+        return 0 != trailerLength;
+    }
+
+    /**
+     * Finish the FPDU being placed straight from the socket once all its payload and its trailer (pad and CRC) have
+     * arrived.
+     *
+     * @return {@link #DIRECT_PENDING}, {@link #DIRECT_PLACED} or {@link #DIRECT_CRC_MISMATCH} (then
+     * {@link #computedCrc()} and {@link #receivedCrc()} say how).
+     */
+    int completeDirect()
+    {
+        if (directPosition < directEnd || end - start < trailerLength)
+        {
+            return DIRECT_PENDING;
+        }
+        final int padLength = trailerLength - Fpdu.CRC_LENGTH;
+        boolean matches = true;
+        if (crcEnabled)
+        {
+            // RFC 5044 section 4.4: the CRC covers the length field, the ULPDU and the pad.
+            bytes.limit(start + padLength).position(start);
+            crc32c.update(bytes);
+            computedCrc = (int)crc32c.getValue();
+            receivedCrc = Fpdu.getCrc(buffer, start + padLength);
+            matches = computedCrc == receivedCrc;
+        }
+        start += trailerLength;
+        endDirect();
+        return matches ? DIRECT_PLACED : DIRECT_CRC_MISMATCH;
+    }
+
+    /**
+     * A region is being deregistered: forget it, and stop placing into it.
+     *
+     * @param region the region.
+     * @return true when an FPDU was being placed into it, which is now abandoned: the connection must end.
+     */
+    boolean onDeregistered(final MemoryRegion region)
+    {
+        if (region == viewRegion)
+        {
+            viewRegion = null;
+            view = null;
+        }
+        if (region != directRegion)
+        {
+            return false;
+        }
+        endDirect();
+        inputEnded = true;
+        return true;
+    }
+
+    private void endDirect()
+    {
+        directRegion = null;
+        directPosition = 0;
+        directEnd = 0;
+        trailerLength = 0;
     }
 
     /**
@@ -246,6 +440,10 @@ final class FpduReader
     boolean endedInsideFpdu()
     {
         final int available = end - start;
+        if (inputEnded && placingDirectly())
+        {
+            return true;
+        }
         if (!inputEnded || 0 == available)
         {
             return false;

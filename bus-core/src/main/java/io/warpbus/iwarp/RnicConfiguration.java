@@ -37,8 +37,11 @@ import org.agrona.SystemUtil;
  *     <tr><td>warpbus.rnic.ord</td><td>16</td><td>outbound RDMA Read requests this side issues at once</td></tr>
  *     <tr><td>warpbus.rnic.socket.buffer</td><td>2m</td><td>SO_SNDBUF and SO_RCVBUF of each connection</td></tr>
  *     <tr><td>warpbus.rnic.io.buffer</td><td>512k</td><td>each connection's receive and transmit buffer</td></tr>
- *     <tr><td>warpbus.rnic.max.fpdu</td><td>16k</td><td>cap on FPDU size; 0 uses the path MTU alone</td></tr>
+ *     <tr><td>warpbus.rnic.max.fpdu</td><td>0, or 16k without direct placement</td>
+ *         <td>cap on FPDU size; 0 uses the path MTU alone</td></tr>
  *     <tr><td>warpbus.rnic.tcp.nodelay</td><td>true</td><td>TCP_NODELAY on every connection</td></tr>
+ *     <tr><td>warpbus.rnic.direct.placement</td><td>true</td>
+ *         <td>read large RDMA Write payloads from the socket straight into their region</td></tr>
  * </table>
  */
 public final class RnicConfiguration
@@ -91,16 +94,26 @@ public final class RnicConfiguration
     /** FPDU size cap property. */
     public static final String MAX_FPDU_PROP_NAME = "warpbus.rnic.max.fpdu";
     /**
-     * Default FPDU size cap, 16 KiB. On loopback or jumbo-frame links the MSS allows FPDUs near 64 KiB, but a
-     * receiver can only check and place an FPDU once all of it has arrived; 16 KiB FPDUs let it place the first
-     * while the rest are still in flight, and keep each one in cache while its CRC is checked and it is copied.
+     * FPDU size cap when direct placement is off, 16 KiB. On loopback or jumbo-frame links the MSS allows FPDUs near
+     * 64 KiB, but a receiver without direct placement can only check and place an FPDU once all of it has arrived;
+     * 16 KiB FPDUs let it place the first while the rest are still in flight, and keep each one in cache while its
+     * CRC is checked and it is copied. With direct placement (the default) a receiver places a payload as it
+     * arrives, and no cap applies unless this property sets one: the path MTU alone sizes FPDUs
+     * (docs/performance.md, "Direct placement").
      */
     public static final int MAX_FPDU_DEFAULT = 16 * 1024;
+    /** No FPDU size cap was set: it follows direct placement. */
+    static final int MAX_FPDU_UNSET = Integer.MIN_VALUE;
 
     /** TCP_NODELAY property. */
     public static final String TCP_NODELAY_PROP_NAME = "warpbus.rnic.tcp.nodelay";
     /** Default TCP_NODELAY. */
     public static final boolean TCP_NODELAY_DEFAULT = true;
+
+    /** Direct placement property: large RDMA Write payloads are read from the socket into their region. */
+    public static final String DIRECT_PLACEMENT_PROP_NAME = "warpbus.rnic.direct.placement";
+    /** Default direct placement. */
+    public static final boolean DIRECT_PLACEMENT_DEFAULT = true;
 
     private RnicConfiguration()
     {
@@ -152,13 +165,29 @@ public final class RnicConfiguration
         return SystemUtil.getSizeAsInt(IO_BUFFER_PROP_NAME, IO_BUFFER_DEFAULT);
     }
 
+    /**
+     * The FPDU size cap the property sets.
+     *
+     * @return bytes, or {@link #MAX_FPDU_UNSET} when it is not set (the default follows direct placement).
+     */
     static int maxFpduLength()
     {
-        return SystemUtil.getSizeAsInt(MAX_FPDU_PROP_NAME, MAX_FPDU_DEFAULT);
+        return null == System.getProperty(MAX_FPDU_PROP_NAME) ? MAX_FPDU_UNSET :
+            SystemUtil.getSizeAsInt(MAX_FPDU_PROP_NAME, 0);
     }
 
     static boolean tcpNoDelay()
     {
         return Boolean.parseBoolean(System.getProperty(TCP_NODELAY_PROP_NAME, String.valueOf(TCP_NODELAY_DEFAULT)));
+    }
+
+    static boolean directPlacement()
+    {
+        final String value = System.getProperty(DIRECT_PLACEMENT_PROP_NAME, String.valueOf(DIRECT_PLACEMENT_DEFAULT));
+        if (!"true".equals(value) && !"false".equals(value))
+        {
+            throw new IllegalArgumentException(DIRECT_PLACEMENT_PROP_NAME + " must be true or false: " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 }

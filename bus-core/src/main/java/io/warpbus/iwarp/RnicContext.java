@@ -51,6 +51,7 @@ public final class RnicContext
     private int ioBufferLength = RnicConfiguration.ioBufferLength();
     private int maxFpduLength = RnicConfiguration.maxFpduLength();
     private boolean tcpNoDelay = RnicConfiguration.tcpNoDelay();
+    private boolean directPlacement = RnicConfiguration.directPlacement();
     private ErrorHandler errorHandler;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private CountersManager countersManager;
@@ -84,6 +85,10 @@ public final class RnicContext
         {
             throw new IllegalArgumentException(RnicConfiguration.IO_BUFFER_PROP_NAME + " must be at least " +
                 MIN_IO_BUFFER_LENGTH + " bytes (two maximum FPDUs): " + ioBufferLength);
+        }
+        if (RnicConfiguration.MAX_FPDU_UNSET == maxFpduLength)
+        {
+            maxFpduLength = directPlacement ? 0 : RnicConfiguration.MAX_FPDU_DEFAULT;
         }
         if (maxFpduLength != 0 && (maxFpduLength < Fpdu.MIN_MULPDU + 6 || maxFpduLength > 65536))
         {
@@ -338,7 +343,8 @@ public final class RnicContext
     }
 
     /**
-     * Cap on the size of FPDUs this engine sends; 0 derives the size from the path MTU.
+     * Cap on the size of FPDUs this engine sends; 0 derives the size from the path MTU. Unset, it is 0 with direct
+     * placement and {@link RnicConfiguration#MAX_FPDU_DEFAULT} without.
      *
      * @param length bytes.
      * @return this for a fluent API.
@@ -379,6 +385,30 @@ public final class RnicContext
     public boolean tcpNoDelay()
     {
         return tcpNoDelay;
+    }
+
+    /**
+     * Read the payload of a large inbound RDMA Write from the socket straight into its region, instead of through
+     * the connection's receive buffer (see docs/iwarp-engine.md). Such a payload is in the region before its CRC has
+     * been checked; a mismatch still ends the connection.
+     *
+     * @param direct the value.
+     * @return this for a fluent API.
+     */
+    public RnicContext directPlacement(final boolean direct)
+    {
+        this.directPlacement = direct;
+        return this;
+    }
+
+    /**
+     * Are large RDMA Write payloads placed straight from the socket?
+     *
+     * @return the value.
+     */
+    public boolean directPlacement()
+    {
+        return directPlacement;
     }
 
     /**

@@ -42,6 +42,7 @@ public final class RnicCounters
     final AtomicCounter connectionFailures;
     final AtomicCounter mpaTimeouts;
     final AtomicCounter socketWrites;
+    final AtomicCounter fpdusPlacedDirectly;
 
     RnicCounters(final CountersManager manager, final String name)
     {
@@ -57,6 +58,7 @@ public final class RnicCounters
         connectionFailures = counters.newCounter(name + ": connection failures", TYPE_ID);
         mpaTimeouts = counters.newCounter(name + ": MPA timeouts", TYPE_ID);
         socketWrites = counters.newCounter(name + ": socket writes", TYPE_ID);
+        fpdusPlacedDirectly = counters.newCounter(name + ": FPDUs placed straight from the socket", TYPE_ID);
     }
 
     /**
@@ -167,6 +169,17 @@ public final class RnicCounters
     public long socketWrites()
     {
         return socketWrites.get();
+    }
+
+    /**
+     * FPDUs received whose payload was read from the socket straight into its region (direct placement), a part
+     * of {@link #fpdusReceived()}.
+     *
+     * @return the count.
+     */
+    public long fpdusPlacedDirectly()
+    {
+        return fpdusPlacedDirectly.get();
     }
 
     private static CountersManager inMemory()

@@ -57,6 +57,7 @@ final class SegmentPlacer
     private RtrType expectedRtr;
     private QueuePair qp;
     private ReadQueues reads;
+    private MemoryRegion directRegion;
 
     /**
      * Placement for one connection.
@@ -191,6 +192,59 @@ final class SegmentPlacer
             connection.onFirstFpdu();
         }
         return result;
+    }
+
+    /**
+     * Can the FPDU at an offset, whose headers have arrived but not all its payload, be placed straight from the
+     * socket? Only an RDMA Write that passes every check {@link #onFpdu} would make can; anything else waits until
+     * all of it is buffered, and is placed or refused there.
+     *
+     * @param fpduOffset  offset of its ULPDU_Length field in the receive buffer.
+     * @param ulpduLength its ULPDU length.
+     * @return the index in {@link #directRegion()} where its payload goes, or -1.
+     */
+    int directWriteIndex(final int fpduOffset, final int ulpduLength)
+    {
+        if (firstFpduPending || null == qp)
+        {
+            return -1;
+        }
+        ddp.wrap(rx, fpduOffset + Fpdu.LENGTH_FIELD_LENGTH);
+        final int control = ddp.rsvdUlp();
+        if (!ddp.isTagged() || DdpHeaderFlyweight.VERSION != ddp.version() ||
+            RdmapOpcode.VERSION != RdmapOpcode.version(control) || RdmapOpcode.WRITE != RdmapOpcode.opcode(control))
+        {
+            return -1;
+        }
+        final MemoryRegion region = stagTable.lookup(ddp.stag());
+        if (null == region || !writable(region) || null == region.byteView())
+        {
+            return -1;
+        }
+        final long taggedOffset = ddp.taggedOffset();
+        final int length = ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
+        if (Long.compareUnsigned(taggedOffset + length, taggedOffset) < 0)
+        {
+            return -1;
+        }
+        directRegion = region;
+        return region.indexOf(taggedOffset, length);
+    }
+
+    /**
+     * The region of the last {@link #directWriteIndex} that found one.
+     *
+     * @return the region.
+     */
+    MemoryRegion directRegion()
+    {
+        return directRegion;
+    }
+
+    private boolean writable(final MemoryRegion region)
+    {
+        return region.isValid() && region.protectionDomain() == qp.protectionDomain &&
+            Access.allows(region.access(), Access.REMOTE_WRITE);
     }
 
     private int onReadyToReceive(

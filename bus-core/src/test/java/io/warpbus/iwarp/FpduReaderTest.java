@@ -19,10 +19,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Random;
 import java.util.zip.CRC32C;
 
+import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.mpa.Fpdu;
+import io.warpbus.iwarp.rdmap.RdmapOpcode;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,8 +43,21 @@ class FpduReaderTest
     /** The smallest receive buffer the engine allows: two maximum FPDUs. */
     private static final int CAPACITY = 2 * Fpdu.MAX_RECEIVE_FPDU;
 
+    /** Tagged segments placed straight from the socket go to this region's memory. */
+    private static final int REGION_LENGTH = 1 << 17;
+
     private final FpduReader reader = new FpduReader(CAPACITY);
     private final ScriptedChannel channel = new ScriptedChannel();
+    private Rnic rnic;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != rnic)
+        {
+            rnic.close();
+        }
+    }
 
     @Test
     void shouldFindAnFpduOnlyOnceAllOfItHasArrived() throws Exception
@@ -198,6 +215,194 @@ class FpduReaderTest
         reader.readQuietly(channel);
         reader.readQuietly(channel);
         assertEquals(reads + 2, channel.reads, "eager again once bytes arrived");
+    }
+
+    @Test
+    void shouldReadOnlyTheNextHeaderWhileWaitingForLargeFpdus() throws Exception
+    {
+        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
+        final byte[] next = fpdu(20_000, 2);
+        channel.add(large);
+        assertEquals(large.length, reader.read(channel));
+        reader.consumeFpdu(Fpdu.fpduLength(reader.nextUlpduLength()));
+
+        assertEquals(0, reader.read(channel), "the peer has sent nothing more");
+        channel.add(next);
+        assertEquals(Fpdu.LENGTH_FIELD_LENGTH + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, reader.read(channel),
+            "a read after waiting stops at the header, leaving the payload in the socket");
+        assertEquals(20_000, Fpdu.ulpduLength(reader.buffer(), reader.start()));
+        assertEquals(next.length - 16, reader.read(channel), "with bytes buffered, a read takes all there is");
+    }
+
+    @Test
+    void shouldReadAllThereIsWhenTheLastReadFoundBytes() throws Exception
+    {
+        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
+        final byte[] next = fpdu(20_000, 2);
+        channel.add(concat(large, next));
+        channel.add(fpdu(100, 3));
+        assertEquals(large.length + next.length, reader.read(channel));
+        reader.consumeFpdu(large.length);
+        reader.consumeFpdu(next.length);
+
+        assertEquals(Fpdu.fpduLength(100), reader.read(channel), "a side that is not waiting reads what there is");
+    }
+
+    @Test
+    void shouldNotStopAtHeadersOnceManySmallFpdusFollowedTheLastLargeOne() throws Exception
+    {
+        channel.add(fpdu(FpduReader.LARGE_FPDU, 1));
+        reader.read(channel);
+        reader.consumeFpdu(Fpdu.fpduLength(reader.nextUlpduLength()));
+        for (int i = 0; i < FpduReader.HEADER_FIRST_FPDUS; i++)
+        {
+            assertEquals(0, reader.read(channel));
+            channel.add(fpdu(40, i));
+            while (FpduReader.INCOMPLETE == reader.nextUlpduLength())
+            {
+                reader.read(channel);
+            }
+            reader.consumeFpdu(Fpdu.fpduLength(40));
+        }
+
+        assertEquals(0, reader.read(channel));
+        channel.add(fpdu(20_000, 7));
+        assertEquals(Fpdu.fpduLength(20_000), reader.read(channel));
+    }
+
+    @Test
+    void shouldPlaceAPayloadArrivingInRandomPiecesStraightIntoTheRegionAndCheckItsCrc() throws Exception
+    {
+        final MemoryRegion region = region();
+        final long seed = System.nanoTime();
+        final Random random = new Random(seed);
+        reader.crcEnabled(true);
+        for (int round = 0; round < 200; round++)
+        {
+            final int payloadLength = FpduReader.DIRECT_PLACEMENT_MIN + random.nextInt(60_000);
+            final int index = random.nextInt(REGION_LENGTH - payloadLength);
+            final byte[] fpdu = taggedFpdu(random, payloadLength);
+            final int corrupt = random.nextInt(4);
+            final int flipped = 0 == corrupt ? 2 + random.nextInt(fpdu.length - 2) : -1;
+            if (flipped >= 0)
+            {
+                fpdu[flipped] ^= (byte)(1 << random.nextInt(8));
+            }
+            final int withHeader = 16 + random.nextInt(payloadLength - FpduReader.DIRECT_PLACEMENT_MIN + 1);
+            channel.add(Arrays.copyOfRange(fpdu, 0, withHeader));
+            for (int at = withHeader; at < fpdu.length; )
+            {
+                final int piece = Math.min(fpdu.length - at, 1 + random.nextInt(9_000));
+                channel.add(Arrays.copyOfRange(fpdu, at, at + piece));
+                at += piece;
+            }
+            final String context = "seed " + seed + " round " + round;
+            reader.read(channel);
+            assertEquals(FpduReader.INCOMPLETE, reader.nextUlpduLength(), context);
+            final int ulpduLength = reader.directCandidate();
+            assertEquals(payloadLength + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, ulpduLength, context);
+            reader.placeDirectly(region, index, ulpduLength);
+            assertEquals(0, reader.buffered(), context);
+
+            int result = FpduReader.DIRECT_PENDING;
+            for (int reads = 0; FpduReader.DIRECT_PENDING == result; reads++)
+            {
+                assertTrue(reads < 1_000, context);
+                reader.read(channel);
+                result = reader.completeDirect();
+            }
+
+            assertEquals(flipped >= 0 ? FpduReader.DIRECT_CRC_MISMATCH : FpduReader.DIRECT_PLACED, result,
+                context + " flipped byte " + flipped);
+            assertEquals(flipped >= 0, reader.computedCrc() != reader.receivedCrc(), context);
+            assertFalse(reader.placingDirectly(), context);
+            assertEquals(0, reader.buffered(), "the trailer was consumed, " + context);
+            final byte[] placed = new byte[payloadLength];
+            region.buffer().getBytes(index, placed);
+            if (flipped < 0 || flipped >= fpdu.length - Fpdu.CRC_LENGTH)
+            {
+                assertArrayEquals(Arrays.copyOfRange(fpdu, 16, 16 + payloadLength), placed, context);
+            }
+        }
+    }
+
+    @Test
+    void shouldSeeTheInputEndInsideAPayloadPlacedStraightFromTheSocket() throws Exception
+    {
+        final MemoryRegion region = region();
+        final byte[] fpdu = taggedFpdu(new Random(1), 10_000);
+        channel.add(Arrays.copyOfRange(fpdu, 0, 100));
+        channel.add(Arrays.copyOfRange(fpdu, 100, 5_000));
+        channel.endOfStream = true;
+        reader.read(channel);
+        reader.placeDirectly(region, 0, reader.directCandidate());
+        assertEquals(4_900, reader.read(channel));
+        assertFalse(reader.endedInsideFpdu());
+
+        assertEquals(FpduReader.END_OF_STREAM, reader.read(channel));
+        assertEquals(FpduReader.DIRECT_PENDING, reader.completeDirect());
+        assertTrue(reader.endedInsideFpdu());
+    }
+
+    @Test
+    void shouldStopPlacingIntoARegionBeingDeregistered() throws Exception
+    {
+        final MemoryRegion region = region();
+        final MemoryRegion other = region();
+        final byte[] fpdu = taggedFpdu(new Random(2), 10_000);
+        channel.add(Arrays.copyOfRange(fpdu, 0, 100));
+        channel.add(Arrays.copyOfRange(fpdu, 100, fpdu.length));
+        reader.read(channel);
+        reader.placeDirectly(region, 0, reader.directCandidate());
+
+        assertFalse(reader.onDeregistered(other));
+        assertTrue(reader.placingDirectly());
+        assertTrue(reader.onDeregistered(region));
+        assertFalse(reader.placingDirectly());
+        assertEquals(0, reader.read(channel), "nothing more is read");
+        assertEquals(0, region.buffer().getByte(200), "nothing more was placed");
+    }
+
+    @Test
+    void shouldNotOfferAnFpduWhosePayloadHasMostlyArrivedForDirectPlacement() throws Exception
+    {
+        final byte[] fpdu = fpdu(20_000, 1);
+        channel.add(Arrays.copyOfRange(fpdu, 0, 15));
+        channel.add(Arrays.copyOfRange(fpdu, 15, fpdu.length - FpduReader.DIRECT_PLACEMENT_MIN));
+        reader.read(channel);
+        assertEquals(FpduReader.INCOMPLETE, reader.directCandidate(), "the header has not all arrived");
+        reader.read(channel);
+        assertEquals(FpduReader.INCOMPLETE, reader.directCandidate(), "too little of the payload is to come");
+    }
+
+    private MemoryRegion region()
+    {
+        if (null == rnic)
+        {
+            rnic = Rnic.launch(new RnicContext().threadingMode(ThreadingMode.INVOKER));
+        }
+        return rnic.allocateProtectionDomain().registerMemory(ByteBuffer.allocateDirect(REGION_LENGTH),
+            Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+    }
+
+    /**
+     * A framed tagged RDMA Write with random payload and a valid CRC (the reader checks only framing and CRC).
+     */
+    private static byte[] taggedFpdu(final Random random, final int payloadLength)
+    {
+        final int ulpduLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH + payloadLength;
+        final byte[] bytes = new byte[Fpdu.fpduLength(ulpduLength)];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        DdpHeaderFlyweight.putTagged(buffer, Fpdu.LENGTH_FIELD_LENGTH, true,
+            RdmapOpcode.control(RdmapOpcode.WRITE), 0x1234, 0L);
+        final byte[] payload = new byte[payloadLength];
+        random.nextBytes(payload);
+        buffer.putBytes(Fpdu.LENGTH_FIELD_LENGTH + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, payload);
+        final int crcOffset = Fpdu.frame(buffer, 0, ulpduLength);
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, crcOffset);
+        Fpdu.putCrc(buffer, crcOffset, (int)crc.getValue());
+        return bytes;
     }
 
     /**

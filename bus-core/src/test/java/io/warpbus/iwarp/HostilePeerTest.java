@@ -17,8 +17,10 @@ package io.warpbus.iwarp;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +49,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HostilePeerTest
 {
     private static final int REGION_LENGTH = 4096;
+    private static final int LARGE_REGION_LENGTH = 1 << 16;
+    private static final int LARGE_PAYLOAD = 40_000;
+    /** Bytes of a large FPDU sent before the rest: its length field, its header and a little payload. */
+    private static final int FIRST_PIECE = 2_000;
 
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final List<ConnectionEvent> events = new ArrayList<>();
@@ -373,6 +379,97 @@ class HostilePeerTest
             assertEquals(0, writable.buffer().getLong(0), "data of an FPDU with a bad CRC was placed");
             assertEquals(1, server.counters().crcErrors());
         }
+    }
+
+    @Test
+    void shouldPlaceAWriteStraightFromTheSocketWhileItArrives() throws IOException
+    {
+        final MemoryRegion large = largeRegion();
+        try (RawPeer peer = established(0))
+        {
+            final byte[] payload = nonZero(LARGE_PAYLOAD);
+            final byte[] fpdu = peer.taggedFpdu(1, RdmapOpcode.control(RdmapOpcode.WRITE), large.stag(),
+                large.taggedOffset(1000), payload, true);
+            sendWithHeaderFirst(peer, fpdu, large, 1000);
+            peer.sendRaw(slice(fpdu, FIRST_PIECE, 20_000));
+            peer.sendRaw(slice(fpdu, FIRST_PIECE + 20_000, fpdu.length - FIRST_PIECE - 20_000));
+            awaitCondition(() -> 1 == server.counters().fpdusPlacedDirectly(), "the Write to be placed directly");
+
+            final byte[] placed = new byte[LARGE_PAYLOAD];
+            large.buffer().getBytes(1000, placed);
+            assertArrayEquals(payload, placed);
+            assertEquals(0, large.buffer().getByte(999));
+            assertEquals(0, large.buffer().getByte(1000 + LARGE_PAYLOAD));
+
+            peer.sendTagged(RdmapOpcode.WRITE, writable.stag(), writable.address(), filled(8), true);
+            awaitCondition(() -> 0x5A5A_5A5A_5A5A_5A5AL == writable.buffer().getLongVolatile(0),
+                "the next FPDU, behind the directly placed one's trailer, to be placed");
+            assertEquals(0, server.counters().crcErrors());
+            assertEquals(0, server.counters().terminatesSent());
+        }
+    }
+
+    @Test
+    void shouldTerminateAWritePlacedStraightFromTheSocketWhoseCrcIsBad() throws IOException
+    {
+        final MemoryRegion large = largeRegion();
+        try (RawPeer peer = established(0))
+        {
+            final byte[] fpdu = peer.taggedFpdu(1, RdmapOpcode.control(RdmapOpcode.WRITE), large.stag(),
+                large.address(), nonZero(LARGE_PAYLOAD), true);
+            fpdu[fpdu.length - 1] ^= 0x01;
+            sendWithHeaderFirst(peer, fpdu, large, 0);
+            peer.sendRaw(slice(fpdu, FIRST_PIECE, fpdu.length - FIRST_PIECE));
+            assertTerminate(peer.readTerminate(), TerminateError.MPA_CRC, false, false);
+            assertClosedWithError(peer, "CRC32C mismatch in an FPDU placed straight from the socket");
+            assertEquals(1, server.counters().crcErrors());
+            assertEquals(0, server.counters().fpdusPlacedDirectly());
+        }
+    }
+
+    @Test
+    void shouldTerminateAWriteWhoseRegionIsDeregisteredWhileItArrives() throws IOException
+    {
+        final MemoryRegion large = largeRegion();
+        try (RawPeer peer = established(0))
+        {
+            final byte[] fpdu = peer.taggedFpdu(1, RdmapOpcode.control(RdmapOpcode.WRITE), large.stag(),
+                large.address(), nonZero(LARGE_PAYLOAD), true);
+            sendWithHeaderFirst(peer, fpdu, large, 0);
+            large.close();
+            assertTerminate(peer.readTerminate(), TerminateError.DDP_TAGGED_INVALID_STAG, false, false);
+            assertClosedWithError(peer, "was deregistered while an RDMA Write was being placed into it");
+        }
+    }
+
+    private MemoryRegion largeRegion()
+    {
+        return pd.registerMemory(ByteBuffer.allocateDirect(LARGE_REGION_LENGTH),
+            Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+    }
+
+    /**
+     * Send the start of an FPDU and wait until the engine has placed the payload that came with its header: it has
+     * then chosen to read the rest straight into the region.
+     */
+    private void sendWithHeaderFirst(final RawPeer peer, final byte[] fpdu, final MemoryRegion region, final int index)
+        throws IOException
+    {
+        peer.sendRaw(slice(fpdu, 0, FIRST_PIECE));
+        final int lastByteOfPiece = index + FIRST_PIECE - 2 - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH - 1;
+        awaitCondition(() -> 0 != region.buffer().getByteVolatile(lastByteOfPiece),
+            "the payload that came with the header to be placed");
+    }
+
+    private static byte[] nonZero(final int length)
+    {
+        final byte[] bytes = new byte[length];
+        final Random random = new Random(length);
+        for (int i = 0; i < length; i++)
+        {
+            bytes[i] = (byte)(1 + random.nextInt(255));
+        }
+        return bytes;
     }
 
     @Test

@@ -61,10 +61,11 @@ final class IwarpEndpoint implements AutoCloseable
     private final List<ConnectionEvent> events = new ArrayList<>();
     private Listener listener;
 
-    private IwarpEndpoint()
+    private IwarpEndpoint(final boolean directPlacement)
     {
         rnic = Rnic.launch(new RnicContext().name("bench").threadingMode(ThreadingMode.INVOKER)
-            .crcPolicy(CrcPolicy.REQUIRED).ioBufferLength(2 << 20).socketBufferLength(4 << 20));
+            .crcPolicy(CrcPolicy.REQUIRED).ioBufferLength(2 << 20).socketBufferLength(4 << 20)
+            .directPlacement(directPlacement));
         final ProtectionDomain pd = rnic.allocateProtectionDomain();
         local = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(REGION_LENGTH)),
             Access.LOCAL_WRITE | Access.REMOTE_WRITE);
@@ -73,10 +74,14 @@ final class IwarpEndpoint implements AutoCloseable
         qp = pd.createQueuePair(new QueuePairAttributes().completionQueue(cq).sendQueueDepth(4096));
     }
 
-    /** The responder side: an endpoint with a listener, before any connection. */
-    static IwarpEndpoint listen(final InetSocketAddress bind)
+    /**
+     * The responder side: an endpoint with a listener, before any connection.
+     *
+     * @param directPlacement false to place every payload through the connection's receive buffer.
+     */
+    static IwarpEndpoint listen(final InetSocketAddress bind, final boolean directPlacement)
     {
-        final IwarpEndpoint endpoint = new IwarpEndpoint();
+        final IwarpEndpoint endpoint = new IwarpEndpoint(directPlacement);
         endpoint.listener = endpoint.rnic.connectionManager().listen(bind, 1, null);
         return endpoint;
     }
@@ -95,10 +100,14 @@ final class IwarpEndpoint implements AutoCloseable
         awaitEvent(ConnectionEventType.ESTABLISHED);
     }
 
-    /** The initiator: connect to the responder. */
-    static IwarpEndpoint connect(final InetSocketAddress address)
+    /**
+     * The initiator: connect to the responder.
+     *
+     * @param directPlacement false to place every payload through the connection's receive buffer.
+     */
+    static IwarpEndpoint connect(final InetSocketAddress address, final boolean directPlacement)
     {
-        final IwarpEndpoint endpoint = new IwarpEndpoint();
+        final IwarpEndpoint endpoint = new IwarpEndpoint(directPlacement);
         endpoint.rnic.connectionManager().connect(endpoint.qp, address,
             new ConnectionParameters().privateData(endpoint.describe()), null);
         final ConnectionEvent established = endpoint.awaitEvent(ConnectionEventType.ESTABLISHED);

@@ -49,6 +49,10 @@ public final class RdmaBench
     private static final String SUITE = "rdma";
     private static final String IWARP = "warpbus-iwarp";
     private static final String TCP = "tcp-nio";
+    /** The engine with direct placement off: every payload goes through the receive buffer (large cases only). */
+    private static final String BUFFERED = "warpbus-buffered";
+    /** Messages at least this long run on {@link #BUFFERED} too; smaller ones never qualify for direct placement. */
+    private static final int BUFFERED_MIN_SIZE = 65536;
 
     private final boolean quick;
     private final java.util.regex.Pattern cases;
@@ -56,6 +60,7 @@ public final class RdmaBench
     private DataOutputStream control;
     private DataInputStream controlIn;
     private IwarpEndpoint iwarp;
+    private IwarpEndpoint buffered;
     private TcpEndpoint tcp;
     private long runId;
 
@@ -119,7 +124,8 @@ public final class RdmaBench
                 control = new DataOutputStream(controlSocket.getOutputStream());
                 controlIn = new DataInputStream(controlSocket.getInputStream());
                 tcp = new TcpEndpoint(SocketChannel.open(new InetSocketAddress(host, Integer.parseInt(ports[2]))));
-                iwarp = IwarpEndpoint.connect(new InetSocketAddress(host, Integer.parseInt(ports[3])));
+                iwarp = IwarpEndpoint.connect(new InetSocketAddress(host, Integer.parseInt(ports[3])), true);
+                buffered = IwarpEndpoint.connect(new InetSocketAddress(host, Integer.parseInt(ports[4])), false);
                 try
                 {
                     runCases();
@@ -129,6 +135,7 @@ public final class RdmaBench
                     control.writeInt(RdmaResponder.QUIT);
                     control.flush();
                     iwarp.close();
+                    buffered.close();
                     tcp.close();
                 }
             }
@@ -170,13 +177,13 @@ public final class RdmaBench
             // One unrecorded run per system first: on two cores a run that overlaps the JIT's compiling of the
             // ping-pong loop (the engine's duty cycle inlined into it takes C2 a few hundred milliseconds) shares
             // the cores three ways, and its round trips stall for a scheduler slice (docs/performance.md).
-            for (final String system : order(0))
+            for (final String system : order(0, size))
             {
                 pingPong(null, system, size, count);
             }
             for (int round = 0; round < rounds; round++)
             {
-                for (final String system : order(round))
+                for (final String system : order(round, size))
                 {
                     pingPong(pingNames[c], system, size, count);
                 }
@@ -193,13 +200,13 @@ public final class RdmaBench
             final int size = streamSizes[c];
             final long bytes = (quick ? 1024L : 3072L) << 20;
             final long count = Math.max(1, bytes / size / (size == 64 ? 16 : 1));
-            for (final String system : order(0))
+            for (final String system : order(0, size))
             {
                 stream(null, system, size, count / 4);
             }
             for (int round = 0; round < rounds; round++)
             {
-                for (final String system : order(round))
+                for (final String system : order(round, size))
                 {
                     stream(streamNames[c], system, size, count);
                 }
@@ -207,9 +214,18 @@ public final class RdmaBench
         }
     }
 
-    private static List<String> order(final int round)
+    private static List<String> order(final int round, final int size)
     {
-        return round % 2 == 0 ? List.of(IWARP, TCP) : List.of(TCP, IWARP);
+        if (size < BUFFERED_MIN_SIZE)
+        {
+            return round % 2 == 0 ? List.of(IWARP, TCP) : List.of(TCP, IWARP);
+        }
+        return round % 2 == 0 ? List.of(IWARP, BUFFERED, TCP) : List.of(TCP, BUFFERED, IWARP);
+    }
+
+    private IwarpEndpoint endpoint(final String system)
+    {
+        return BUFFERED.equals(system) ? buffered : iwarp;
     }
 
     /**
@@ -221,15 +237,16 @@ public final class RdmaBench
         final long warmUp = count / 4;
         command(RdmaResponder.PINGPONG, system, size, warmUp + count);
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final IwarpEndpoint endpoint = endpoint(system);
         final long base = runId << 32;
         for (long i = 1; i <= warmUp + count; i++)
         {
             final long sequence = base + i;
             final long t0 = System.nanoTime();
-            if (IWARP.equals(system))
+            if (!TCP.equals(system))
             {
-                iwarp.writeSequenced(size, sequence);
-                iwarp.awaitSequenced(size, sequence);
+                endpoint.writeSequenced(size, sequence);
+                endpoint.awaitSequenced(size, sequence);
             }
             else
             {
@@ -265,16 +282,17 @@ public final class RdmaBench
     {
         command(RdmaResponder.STREAM, system, size, count);
         final long t0 = System.nanoTime();
-        if (IWARP.equals(system))
+        if (!TCP.equals(system))
         {
+            final IwarpEndpoint endpoint = endpoint(system);
             // The receiver's footprint matches the TCP peer's 1 MiB read buffer (two slots for 1 MiB messages).
             final int slots = Math.max(2, (1 << 20) / size);
             for (long i = 0; i < count; i++)
             {
-                iwarp.enqueue(size, 0, (int)(i % slots) * size);
+                endpoint.enqueue(size, 0, (int)(i % slots) * size);
             }
-            iwarp.signal(IwarpEndpoint.DONE_OFFSET, runId);
-            iwarp.awaitSlot(IwarpEndpoint.ACK_OFFSET, runId);
+            endpoint.signal(IwarpEndpoint.DONE_OFFSET, runId);
+            endpoint.awaitSlot(IwarpEndpoint.ACK_OFFSET, runId);
         }
         else
         {
@@ -298,7 +316,8 @@ public final class RdmaBench
     {
         runId++;
         control.writeInt(op);
-        control.writeInt(IWARP.equals(system) ? RdmaResponder.IWARP : RdmaResponder.TCP);
+        control.writeInt(TCP.equals(system) ? RdmaResponder.TCP :
+            BUFFERED.equals(system) ? RdmaResponder.IWARP_BUFFERED : RdmaResponder.IWARP);
         control.writeInt(size);
         control.writeLong(count);
         control.writeLong(runId);
@@ -326,6 +345,9 @@ public final class RdmaBench
             report.median("pingpong-64B", TCP, "rtt_p999_ns");
         System.out.printf(Locale.ROOT, "target %-15s %-11s <= 1.50x tcp: %.2fx %s%n", "pingpong-64B", "rtt_p999_ns",
             tail, tail <= 1.5 ? "met" : "MISSED");
+        final double direct = report.median("pingpong-64KiB", IWARP, "rtt_p50_ns") /
+            report.median("pingpong-64KiB", BUFFERED, "rtt_p50_ns");
+        System.out.printf(Locale.ROOT, "direct placement: pingpong-64KiB rtt_p50_ns %.2fx of %s%n", direct, BUFFERED);
         final double stream = report.median("stream-64KiB", IWARP, "throughput_MBps") /
             report.median("stream-64KiB", TCP, "throughput_MBps");
         System.out.printf(Locale.ROOT, "target %-15s %-11s >= 0.80x tcp: %.2fx %s%n", "stream-64KiB",

@@ -36,13 +36,14 @@ public final class RdmaResponder
     static final int STREAM = 2;
     static final int IWARP = 1;
     static final int TCP = 2;
+    static final int IWARP_BUFFERED = 3;
 
     private RdmaResponder()
     {
     }
 
     /**
-     * Start the responder on loopback; it prints {@code READY <control> <tcp> <iwarp>} ports.
+     * Start the responder on loopback; it prints {@code READY <control> <tcp> <iwarp> <iwarp-buffered>} ports.
      *
      * @param args bind address, optional (default loopback).
      * @throws IOException on a socket failure.
@@ -52,25 +53,31 @@ public final class RdmaResponder
         final InetAddress host = args.length > 0 ? InetAddress.getByName(args[0]) : InetAddress.getLoopbackAddress();
         try (ServerSocket control = new ServerSocket(0, 1, host);
             ServerSocketChannel tcpListener = ServerSocketChannel.open();
-            IwarpEndpoint iwarp = IwarpEndpoint.listen(new InetSocketAddress(host, 0)))
+            IwarpEndpoint iwarp = IwarpEndpoint.listen(new InetSocketAddress(host, 0), true);
+            IwarpEndpoint buffered = IwarpEndpoint.listen(new InetSocketAddress(host, 0), false))
         {
             tcpListener.bind(new InetSocketAddress(host, 0), 1);
             System.out.println("READY " + control.getLocalPort() + " " +
-                ((InetSocketAddress)tcpListener.getLocalAddress()).getPort() + " " + iwarp.port());
+                ((InetSocketAddress)tcpListener.getLocalAddress()).getPort() + " " + iwarp.port() + " " +
+                buffered.port());
             System.out.flush();
             try (Socket controlSocket = control.accept();
                 TcpEndpoint tcp = new TcpEndpoint(tcpListener.accept()))
             {
                 iwarp.acceptOne();
+                buffered.acceptOne();
                 serve(new DataInputStream(controlSocket.getInputStream()),
-                    new DataOutputStream(controlSocket.getOutputStream()), iwarp, tcp);
+                    new DataOutputStream(controlSocket.getOutputStream()), iwarp, buffered, tcp);
             }
         }
     }
 
     private static void serve(
-        final DataInputStream in, final DataOutputStream out, final IwarpEndpoint iwarp, final TcpEndpoint tcp)
-        throws IOException
+        final DataInputStream in,
+        final DataOutputStream out,
+        final IwarpEndpoint iwarp,
+        final IwarpEndpoint buffered,
+        final TcpEndpoint tcp) throws IOException
     {
         while (true)
         {
@@ -85,13 +92,14 @@ public final class RdmaResponder
             final long runId = in.readLong();
             out.writeInt(0);
             out.flush();
+            final IwarpEndpoint endpoint = IWARP_BUFFERED == system ? buffered : iwarp;
             if (PINGPONG == op)
             {
-                echo(system, size, count, runId, iwarp, tcp);
+                echo(system, size, count, runId, endpoint, tcp);
             }
             else
             {
-                sink(system, size, count, runId, iwarp, tcp);
+                sink(system, size, count, runId, endpoint, tcp);
             }
             out.writeInt(0);
             out.flush();
@@ -109,7 +117,7 @@ public final class RdmaResponder
         for (long i = 1; i <= count; i++)
         {
             final long sequence = (runId << 32) + i;
-            if (IWARP == system)
+            if (TCP != system)
             {
                 iwarp.awaitSequenced(size, sequence);
                 iwarp.writeSequenced(size, sequence);
@@ -134,7 +142,7 @@ public final class RdmaResponder
         final IwarpEndpoint iwarp,
         final TcpEndpoint tcp) throws IOException
     {
-        if (IWARP == system)
+        if (TCP != system)
         {
             iwarp.awaitSlot(IwarpEndpoint.DONE_OFFSET, runId);
             iwarp.signal(IwarpEndpoint.ACK_OFFSET, runId);

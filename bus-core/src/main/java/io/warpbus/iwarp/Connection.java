@@ -209,6 +209,13 @@ final class Connection
         {
             if (reader.placingDirectly())
             {
+                final MemoryRegion target = reader.directRegion();
+                if (!target.isValid())
+                {
+                    reader.stopPlacingInto(target);
+                    failPlacementInto(target);
+                    break;
+                }
                 final int placed = reader.completeDirect();
                 if (FpduReader.DIRECT_PENDING == placed)
                 {
@@ -254,7 +261,8 @@ final class Connection
         if (reader.endedInsideFpdu() && lifecycle.state().receivesFpdus())
         {
             fail(TerminateError.MPA_CONNECTION_LOST, -1, 0, 0, "the peer closed the connection " +
-                reader.buffered() + " bytes into an FPDU (truncated frame)");
+                (reader.placingDirectly() ? "inside an FPDU being placed straight from the socket" :
+                reader.buffered() + " bytes into an FPDU") + " (truncated frame)");
         }
         return count;
     }
@@ -274,6 +282,13 @@ final class Connection
                 reader.placeDirectly(placer.directRegion(), index, ulpduLength);
             }
         }
+    }
+
+    private void failPlacementInto(final MemoryRegion region)
+    {
+        fail(TerminateError.DDP_TAGGED_INVALID_STAG, -1, 0, 0, "memory region 0x" + Integer.toHexString(region.stag()) +
+            " was " + (MemoryRegion.DEREGISTERED == region.state() ? "deregistered" : "invalidated") +
+            " while an RDMA Write was being placed into it");
     }
 
     private void onCrcMismatch(final String what)
@@ -361,16 +376,15 @@ final class Connection
     }
 
     /**
-     * A region is being deregistered: if bytes of it are still queued for the socket, the connection cannot send
-     * them and is aborted rather than read memory the application may now unmap.
+     * A region is being deregistered: if an RDMA Write is being placed into it straight from the socket, the
+     * connection ends with an invalid-STag Terminate; if bytes of it are still queued for the socket, the connection
+     * cannot send them and is aborted rather than read memory the application may now unmap.
      */
     void onDeregistered(final MemoryRegion region)
     {
-        if (reader.onDeregistered(region) && !lifecycle.isClosed())
+        if (reader.stopPlacingInto(region) && !lifecycle.isClosed())
         {
-            fail(TerminateError.DDP_TAGGED_INVALID_STAG, -1, 0, 0, "memory region 0x" +
-                Integer.toHexString(region.stag()) + " was deregistered while an RDMA Write was being placed into it");
-            return;
+            failPlacementInto(region);
         }
         if (!lifecycle.isClosed() && out.references(region))
         {

@@ -81,8 +81,6 @@ final class FpduReader
     private int headerFirst;
     private boolean drained;
     private MemoryRegion directRegion;
-    private MemoryRegion viewRegion;
-    private ByteBuffer view;
     private int directPosition;
     private int directEnd;
     private int trailerLength;
@@ -209,7 +207,8 @@ final class FpduReader
         }
         if (directPosition < directEnd)
         {
-            return readDirect(channel);
+            // An invalidated region gets nothing more; the connection then ends (Connection.receiveFpdus).
+            return directRegion.isValid() ? readDirect(channel) : 0;
         }
         int limit = buffer.capacity();
         if (start == end)
@@ -249,7 +248,7 @@ final class FpduReader
 
     private int readDirect(final ReadableByteChannel channel) throws IOException
     {
-        final ByteBuffer view = this.view;
+        final ByteBuffer view = directRegion.placementView();
         final int position = directPosition;
         view.limit(directEnd).position(position);
         final int read = channel.read(view);
@@ -291,7 +290,7 @@ final class FpduReader
      * copied to the region now, the rest will be read into it, and its CRC is checked by {@link #completeDirect()}.
      * The caller has validated the segment's header and the range against the region.
      *
-     * @param region      the region the segment targets, registered from a byte buffer.
+     * @param region      the region the segment targets, with a {@link MemoryRegion#placementView()}.
      * @param index       where in the region its payload starts.
      * @param ulpduLength the segment's ULPDU length, from {@link #directCandidate()}.
      */
@@ -305,11 +304,6 @@ final class FpduReader
         }
         final int arrived = end - start - HEADER_LENGTH;
         region.buffer().putBytes(index, buffer, start + HEADER_LENGTH, arrived);
-        if (region != viewRegion)
-        {
-            view = region.byteView().duplicate();
-            viewRegion = region;
-        }
         directRegion = region;
         directPosition = index + arrived;
         directEnd = index + ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
@@ -358,19 +352,25 @@ final class FpduReader
     }
 
     /**
-     * A region is being deregistered: forget it, and stop placing into it.
+     * The region of the FPDU being placed straight from the socket.
+     *
+     * @return the region, or null when none is.
+     */
+    MemoryRegion directRegion()
+    {
+        return directRegion;
+    }
+
+    /**
+     * Stop placing into a region that is being deregistered or was invalidated, and read nothing more: the
+     * connection must end, since the rest of the FPDU is in the socket.
      *
      * @param region the region.
-     * @return true when an FPDU was being placed into it, which is now abandoned: the connection must end.
+     * @return true when an FPDU was being placed into it.
      */
-    boolean onDeregistered(final MemoryRegion region)
+    boolean stopPlacingInto(final MemoryRegion region)
     {
-        if (region == viewRegion)
-        {
-            viewRegion = null;
-            view = null;
-        }
-        if (region != directRegion)
+        if (null == region || region != directRegion)
         {
             return false;
         }

@@ -40,6 +40,7 @@ public final class MemoryRegion implements AutoCloseable
     private final ProtectionDomain protectionDomain;
     private final UnsafeBuffer buffer;
     private final ByteBuffer byteView;
+    private final ByteBuffer placementView;
     private final Object memoryOwner;
     private final long taggedOffsetBase;
     private final int stag;
@@ -57,6 +58,7 @@ public final class MemoryRegion implements AutoCloseable
         this.protectionDomain = protectionDomain;
         this.buffer = buffer;
         this.byteView = byteView;
+        this.placementView = null == byteView || byteView.isReadOnly() ? null : byteView.duplicate();
         this.memoryOwner = memoryOwner;
         this.stag = stag;
         this.access = access;
@@ -172,6 +174,17 @@ public final class MemoryRegion implements AutoCloseable
     ByteBuffer byteView()
     {
         return byteView;
+    }
+
+    /**
+     * A writable byte buffer over the region's memory, like {@link #byteView()}, whose position and limit only the
+     * engine's thread moves: inbound payloads are read from a socket straight into it (direct placement).
+     *
+     * @return the buffer, or null when the region was not registered from a writable byte buffer.
+     */
+    ByteBuffer placementView()
+    {
+        return placementView;
     }
 
     Object memoryOwner()

@@ -86,14 +86,11 @@ public final class RnicContext
             throw new IllegalArgumentException(RnicConfiguration.IO_BUFFER_PROP_NAME + " must be at least " +
                 MIN_IO_BUFFER_LENGTH + " bytes (two maximum FPDUs): " + ioBufferLength);
         }
-        if (RnicConfiguration.MAX_FPDU_UNSET == maxFpduLength)
-        {
-            maxFpduLength = directPlacement ? 0 : RnicConfiguration.MAX_FPDU_DEFAULT;
-        }
-        if (maxFpduLength != 0 && (maxFpduLength < Fpdu.MIN_MULPDU + 6 || maxFpduLength > 65536))
+        final int maxFpdu = maxFpduLength();
+        if (maxFpdu != 0 && (maxFpdu < Fpdu.MIN_MULPDU + 6 || maxFpdu > 65536))
         {
             throw new IllegalArgumentException(RnicConfiguration.MAX_FPDU_PROP_NAME +
-                " must be 0 (derive from the MTU) or in [134, 65536]: " + maxFpduLength);
+                " must be 0 (derive from the MTU) or in [134, 65536]: " + maxFpdu);
         }
         if (socketBufferLength < 4096)
         {
@@ -362,6 +359,10 @@ public final class RnicContext
      */
     public int maxFpduLength()
     {
+        if (RnicConfiguration.MAX_FPDU_UNSET == maxFpduLength)
+        {
+            return directPlacement ? 0 : RnicConfiguration.MAX_FPDU_DEFAULT;
+        }
         return maxFpduLength;
     }
 

@@ -217,7 +217,7 @@ final class SegmentPlacer
             return -1;
         }
         final MemoryRegion region = stagTable.lookup(ddp.stag());
-        if (null == region || !writable(region) || null == region.byteView())
+        if (null == region || !writable(region) || null == region.placementView())
         {
             return -1;
         }

@@ -355,9 +355,9 @@ class FpduReaderTest
         reader.read(channel);
         reader.placeDirectly(region, 0, reader.directCandidate());
 
-        assertFalse(reader.onDeregistered(other));
+        assertFalse(reader.stopPlacingInto(other));
         assertTrue(reader.placingDirectly());
-        assertTrue(reader.onDeregistered(region));
+        assertTrue(reader.stopPlacingInto(region));
         assertFalse(reader.placingDirectly());
         assertEquals(0, reader.read(channel), "nothing more is read");
         assertEquals(0, region.buffer().getByte(200), "nothing more was placed");

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -439,6 +441,94 @@ class HostilePeerTest
             large.close();
             assertTerminate(peer.readTerminate(), TerminateError.DDP_TAGGED_INVALID_STAG, false, false);
             assertClosedWithError(peer, "was deregistered while an RDMA Write was being placed into it");
+        }
+    }
+
+    @Test
+    void shouldTerminateAWriteWhoseRegionIsInvalidatedWhileItArrives() throws IOException
+    {
+        final MemoryRegion large = largeRegion();
+        try (RawPeer peer = established(0))
+        {
+            final byte[] fpdu = peer.taggedFpdu(1, RdmapOpcode.control(RdmapOpcode.WRITE), large.stag(),
+                large.address(), nonZero(LARGE_PAYLOAD), true);
+            sendWithHeaderFirst(peer, fpdu, large, 0);
+            large.invalidate();
+            try
+            {
+                peer.sendRaw(slice(fpdu, FIRST_PIECE, 10_000));
+            }
+            catch (final IOException ex)
+            {
+                // The engine may have ended the connection already, as it should.
+            }
+            assertTerminate(peer.readTerminate(), TerminateError.DDP_TAGGED_INVALID_STAG, false, false);
+            assertClosedWithError(peer, "was invalidated while an RDMA Write was being placed into it");
+            assertEquals(0, large.buffer().getByte(FIRST_PIECE), "the invalidated region got more of the payload");
+        }
+    }
+
+    /**
+     * A large Write whose header arrives well before its payload must still pass every check before any of it is
+     * placed; each refusal ends the connection as for a small Write, with the region untouched.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "unknown STag", "another protection domain", "no remote write", "out of bounds" })
+    void shouldRefuseALargeWriteBeforePlacingAnyOfIt(final String violation) throws Exception
+    {
+        final MemoryRegion target;
+        final int stag;
+        final long taggedOffset;
+        final TerminateError expected;
+        final String reason;
+        switch (violation)
+        {
+            case "unknown STag":
+                target = largeRegion();
+                stag = 0x7ABCDE;
+                taggedOffset = target.address();
+                expected = TerminateError.DDP_TAGGED_INVALID_STAG;
+                reason = "unknown STag";
+                break;
+            case "another protection domain":
+                target = server.allocateProtectionDomain().registerMemory(
+                    ByteBuffer.allocateDirect(LARGE_REGION_LENGTH), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                stag = target.stag();
+                taggedOffset = target.address();
+                expected = TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED;
+                reason = "another protection domain";
+                break;
+            case "no remote write":
+                target = pd.registerMemory(ByteBuffer.allocateDirect(LARGE_REGION_LENGTH),
+                    Access.LOCAL_WRITE | Access.REMOTE_READ);
+                stag = target.stag();
+                taggedOffset = target.address();
+                expected = TerminateError.RDMAP_ACCESS_RIGHTS;
+                reason = "which grants";
+                break;
+            default:
+                target = largeRegion();
+                stag = target.stag();
+                taggedOffset = target.taggedOffset(LARGE_REGION_LENGTH - LARGE_PAYLOAD / 2);
+                expected = TerminateError.DDP_TAGGED_BASE_BOUNDS;
+                reason = "outside STag";
+                break;
+        }
+        try (RawPeer peer = established(0))
+        {
+            final byte[] fpdu = peer.taggedFpdu(1, RdmapOpcode.control(RdmapOpcode.WRITE), stag, taggedOffset,
+                nonZero(LARGE_PAYLOAD), true);
+            peer.sendRaw(slice(fpdu, 0, FIRST_PIECE));
+            // Give the engine time to read the header alone, so the refusal is the direct path's to make.
+            Thread.sleep(50);
+            peer.sendRaw(slice(fpdu, FIRST_PIECE, fpdu.length - FIRST_PIECE));
+            assertTerminate(peer.readTerminate(), expected, true, false);
+            assertClosedWithError(peer, reason);
+            for (int i = 0; i < LARGE_REGION_LENGTH; i++)
+            {
+                assertEquals(0, target.buffer().getByte(i), "byte " + i + " of the region was touched");
+            }
+            assertEquals(0, server.counters().fpdusPlacedDirectly());
         }
     }
 

@@ -26,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Proves the data path allocates nothing once warm: posting, the engine's duty cycle on both sides (socket I/O,
- * CRC, placement, completion retirement, and the listener and deadline polls it makes once a millisecond) and
- * completion polling, measured by the JVM's per-thread allocation counter over many operations.
+ * CRC, placement, large Writes placed straight from the socket, completion retirement, and the listener and
+ * deadline polls it makes once a millisecond) and completion polling, measured by the JVM's per-thread allocation
+ * counter over many operations.
  */
 @Timeout(120)
 class SteadyStateAllocationTest
@@ -35,6 +36,9 @@ class SteadyStateAllocationTest
     private static final int WARM_UP = 150_000;
     private static final int MEASURED = 50_000;
     private static final int MAX_WINDOWS = 4;
+    private static final int LARGE_WRITE = 32 * 1024;
+    private static final int LARGE_WARM_UP = 20_000;
+    private static final int LARGE_MEASURED = 5_000;
 
     private final WarmUpClock clock = new WarmUpClock(RnicAgent.SLOW_POLL_INTERVAL_NS);
     private EnginePair pair;
@@ -43,6 +47,9 @@ class SteadyStateAllocationTest
     private MemoryRegion serverRecv;
     private MemoryRegion serverSource;
     private MemoryRegion clientSink;
+    private MemoryRegion clientLargeSource;
+    private final MemoryRegion[] serverLargeSinks = new MemoryRegion[2];
+    private long largeSequence;
     private final CountingHandler clientHandler = new CountingHandler();
     private final CountingHandler serverHandler = new CountingHandler();
 
@@ -64,6 +71,9 @@ class SteadyStateAllocationTest
         serverSink = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.REMOTE_WRITE);
         serverRecv = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.LOCAL_WRITE);
         serverSource = pair.serverPd.registerMemory(EnginePair.directBuffer(4096), Access.REMOTE_READ);
+        clientLargeSource = pair.clientPd.registerMemory(EnginePair.directBuffer(LARGE_WRITE), 0);
+        serverLargeSinks[0] = pair.serverPd.registerMemory(EnginePair.directBuffer(LARGE_WRITE), Access.REMOTE_WRITE);
+        serverLargeSinks[1] = pair.serverPd.registerMemory(EnginePair.directBuffer(LARGE_WRITE), Access.REMOTE_WRITE);
         for (int i = 0; i < 64; i++)
         {
             pair.serverQp.postRecv(i, serverRecv, 0, 4096);
@@ -76,6 +86,7 @@ class SteadyStateAllocationTest
         // inside a window (56 bytes for the JDK's SelectorImpl, 192 for ArrayDeque, 120 for HashSet).
         clock.warmingUp(true);
         runOperations(WARM_UP);
+        runLargeWrites(LARGE_WARM_UP);
         clock.warmingUp(false);
         assertTrue(clock.offsetNs() >= WARM_UP * RnicAgent.SLOW_POLL_INTERVAL_NS, "warm-up duty cycles polled");
         // The JDK links some socket natives lazily, the first time a path is taken (a short write under load, for
@@ -87,14 +98,18 @@ class SteadyStateAllocationTest
         {
             final long before = ThreadAllocation.current();
             runOperations(MEASURED);
+            runLargeWrites(LARGE_MEASURED);
             final long allocated = ThreadAllocation.current() - before;
             windows.append(allocated).append(' ');
             zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
         }
 
         assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
+        assertTrue(pair.server.counters().fpdusPlacedDirectly() >= largeSequence / 2, "large Writes placed straight " +
+            "from the socket: " + pair.server.counters().fpdusPlacedDirectly() + " of " + largeSequence);
         assertEquals(2, zeroWindowsInARow,
-            "bytes allocated per window of " + MEASURED + " rounds of Writes, Sends and Reads: " + windows);
+            "bytes allocated per window of " + MEASURED + " rounds of Writes, Sends and Reads and " + LARGE_MEASURED +
+            " large Writes: " + windows);
     }
 
     /**
@@ -124,6 +139,7 @@ class SteadyStateAllocationTest
                 {
                     client.postWrite(3, clientSource, 0, 4096, serverSink.stag(), serverSink.address(), 0);
                 }
+
                 sent++;
             }
             pair.server.doWork();
@@ -133,6 +149,32 @@ class SteadyStateAllocationTest
             for (int i = 0; i < received; i++)
             {
                 server.postRecv(i, serverRecv, 0, 4096);
+            }
+        }
+    }
+
+    /**
+     * 32 KiB Writes one at a time into two regions in turn, each awaited (its last 8 bytes) and followed by a few
+     * idle duty cycles: the receiver is then waiting when the next one comes, reads its header alone and places its
+     * payload straight from the socket.
+     */
+    private void runLargeWrites(final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final long sequence = ++largeSequence;
+            final MemoryRegion sink = serverLargeSinks[i & 1];
+            clientLargeSource.buffer().putLong(LARGE_WRITE - 8, sequence);
+            pair.clientQp.postWrite(4, clientLargeSource, 0, LARGE_WRITE, sink.stag(), sink.address(), 0);
+            while (sink.buffer().getLongVolatile(LARGE_WRITE - 8) != sequence)
+            {
+                pair.client.doWork();
+                pair.server.doWork();
+            }
+            for (int idle = 0; idle < 4; idle++)
+            {
+                pair.client.doWork();
+                pair.server.doWork();
             }
         }
     }

@@ -117,6 +117,31 @@ class ThreadingModeTest
         final IllegalArgumentException idle = assertThrows(IllegalArgumentException.class,
             () -> new RnicContext().idleStrategy("busy"));
         assertTrue(idle.getMessage().contains("'busy'"), idle.getMessage());
+
+        final IllegalArgumentException fpdu = assertThrows(IllegalArgumentException.class,
+            () -> new RnicContext().maxFpduLength(100).conclude());
+        assertTrue(fpdu.getMessage().contains(RnicConfiguration.MAX_FPDU_PROP_NAME), fpdu.getMessage());
+
+        System.setProperty(RnicConfiguration.DIRECT_PLACEMENT_PROP_NAME, "yes");
+        try
+        {
+            final IllegalArgumentException direct = assertThrows(IllegalArgumentException.class, RnicContext::new);
+            assertTrue(direct.getMessage().contains(RnicConfiguration.DIRECT_PLACEMENT_PROP_NAME + " must be true or " +
+                "false: yes"), direct.getMessage());
+        }
+        finally
+        {
+            System.clearProperty(RnicConfiguration.DIRECT_PLACEMENT_PROP_NAME);
+        }
+    }
+
+    @Test
+    void shouldCapFpdusOnlyWithoutDirectPlacementUnlessTold()
+    {
+        assertEquals(0, new RnicContext().maxFpduLength(), "with direct placement the path MTU alone sizes FPDUs");
+        assertEquals(RnicConfiguration.MAX_FPDU_DEFAULT, new RnicContext().directPlacement(false).maxFpduLength());
+        assertEquals(4096, new RnicContext().maxFpduLength(4096).maxFpduLength());
+        assertEquals(4096, new RnicContext().directPlacement(false).maxFpduLength(4096).maxFpduLength());
     }
 
     private static long i2l(final int value)

@@ -59,7 +59,6 @@ final class Connection
     private final TransmitRing out;
     private final SegmentAssembler assembler;
     private final SegmentPlacer placer;
-    private final boolean directPlacement;
     private InetSocketAddress remoteAddress;
     private QueuePair qp;
     private boolean outputShutdown;
@@ -81,11 +80,10 @@ final class Connection
         this.userContext = userContext;
         lifecycle = new ConnectionLifecycle(state, deadlineNs);
         mpa = new MpaStartup(context.mpaSettings(), parameters);
-        reader = new FpduReader(context.ioBufferLength());
+        reader = new FpduReader(context.ioBufferLength(), context.directPlacement());
         out = new TransmitRing(context.ioBufferLength(), new CRC32C());
         assembler = new SegmentAssembler(this, out, reader.buffer(), counters.fpdusSent);
         placer = new SegmentPlacer(this, reader.buffer(), agent.rnic().stagTable(), assembler);
-        directPlacement = context.directPlacement();
     }
 
     static void configure(final SocketChannel channel, final RnicContext context) throws IOException
@@ -269,10 +267,6 @@ final class Connection
 
     private void placeStraightFromSocket()
     {
-        if (!directPlacement)
-        {
-            return;
-        }
         final int ulpduLength = reader.directCandidate();
         if (FpduReader.INCOMPLETE != ulpduLength)
         {

@@ -70,6 +70,7 @@ final class FpduReader
     private final ByteBuffer bytes;
     private final UnsafeBuffer buffer;
     private final CRC32C crc32c = new CRC32C();
+    private final boolean directPlacement;
     private int start;
     private int end;
     private boolean crcEnabled;
@@ -85,8 +86,16 @@ final class FpduReader
     private int directEnd;
     private int trailerLength;
 
-    FpduReader(final int capacity)
+    /**
+     * A receive buffer.
+     *
+     * @param capacity        its size.
+     * @param directPlacement whether payloads may be placed straight from the socket: only then do reads stop at
+     *                        headers.
+     */
+    FpduReader(final int capacity, final boolean directPlacement)
     {
+        this.directPlacement = directPlacement;
         bytes = ByteBuffer.allocateDirect(capacity);
         buffer = new UnsafeBuffer(bytes);
     }
@@ -139,7 +148,7 @@ final class FpduReader
     void consumeFpdu(final int fpduLength)
     {
         start += fpduLength;
-        headerFirst = fpduLength >= LARGE_FPDU ? HEADER_FIRST_FPDUS : Math.max(0, headerFirst - 1);
+        headerFirst = directPlacement && fpduLength >= LARGE_FPDU ? HEADER_FIRST_FPDUS : Math.max(0, headerFirst - 1);
     }
 
     /**
@@ -276,7 +285,7 @@ final class FpduReader
     int directCandidate()
     {
         final int available = end - start;
-        if (available < HEADER_LENGTH || 0 != trailerLength)
+        if (!directPlacement || available < HEADER_LENGTH || 0 != trailerLength)
         {
             return INCOMPLETE;
         }

@@ -46,7 +46,7 @@ class FpduReaderTest
     /** Tagged segments placed straight from the socket go to this region's memory. */
     private static final int REGION_LENGTH = 1 << 17;
 
-    private final FpduReader reader = new FpduReader(CAPACITY);
+    private final FpduReader reader = new FpduReader(CAPACITY, true);
     private final ScriptedChannel channel = new ScriptedChannel();
     private Rnic rnic;
 
@@ -232,6 +232,23 @@ class FpduReaderTest
             "a read after waiting stops at the header, leaving the payload in the socket");
         assertEquals(20_000, Fpdu.ulpduLength(reader.buffer(), reader.start()));
         assertEquals(next.length - 16, reader.read(channel), "with bytes buffered, a read takes all there is");
+    }
+
+    @Test
+    void shouldNeitherStopAtHeadersNorOfferFpdusWithoutDirectPlacement() throws Exception
+    {
+        final FpduReader buffered = new FpduReader(CAPACITY, false);
+        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
+        final byte[] next = fpdu(20_000, 2);
+        channel.add(large);
+        buffered.read(channel);
+        buffered.consumeFpdu(large.length);
+        assertEquals(0, buffered.read(channel));
+        channel.add(Arrays.copyOfRange(next, 0, 100));
+        channel.add(Arrays.copyOfRange(next, 100, next.length));
+
+        assertEquals(100, buffered.read(channel), "a waiting reader without direct placement reads all there is");
+        assertEquals(FpduReader.INCOMPLETE, buffered.directCandidate());
     }
 
     @Test

@@ -285,7 +285,7 @@ final class FpduReader
     int directCandidate()
     {
         final int available = end - start;
-        if (!directPlacement || available < HEADER_LENGTH || 0 != trailerLength)
+        if (!directPlacement || available < HEADER_LENGTH)
         {
             return INCOMPLETE;
         }

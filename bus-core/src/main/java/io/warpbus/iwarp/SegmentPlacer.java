@@ -57,7 +57,7 @@ final class SegmentPlacer
     private RtrType expectedRtr;
     private QueuePair qp;
     private ReadQueues reads;
-    private MemoryRegion directRegion;
+    private MemoryRegion writeRegion;
 
     /**
      * Placement for one connection.
@@ -216,19 +216,8 @@ final class SegmentPlacer
         {
             return -1;
         }
-        final MemoryRegion region = stagTable.lookup(ddp.stag());
-        if (null == region || !writable(region) || null == region.placementView())
-        {
-            return -1;
-        }
-        final long taggedOffset = ddp.taggedOffset();
-        final int length = ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-        if (Long.compareUnsigned(taggedOffset + length, taggedOffset) < 0)
-        {
-            return -1;
-        }
-        directRegion = region;
-        return region.indexOf(taggedOffset, length);
+        final int index = writeIndex(fpduOffset, ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, false);
+        return index >= 0 && null != writeRegion.placementView() ? index : -1;
     }
 
     /**
@@ -238,13 +227,7 @@ final class SegmentPlacer
      */
     MemoryRegion directRegion()
     {
-        return directRegion;
-    }
-
-    private boolean writable(final MemoryRegion region)
-    {
-        return region.isValid() && region.protectionDomain() == qp.protectionDomain &&
-            Access.allows(region.access(), Access.REMOTE_WRITE);
+        return writeRegion;
     }
 
     private int onReadyToReceive(
@@ -283,34 +266,55 @@ final class SegmentPlacer
             // RFC 5041 section 5.2: the STag and TO of a zero-length tagged segment are not checked.
             return CONSUMED;
         }
-        final int stag = ddp.stag();
-        final long taggedOffset = ddp.taggedOffset();
-        final MemoryRegion region = stagTable.lookup(stag);
-        final int hdr = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-        if (null == region || !region.isValid())
-        {
-            return fail(TerminateError.DDP_TAGGED_INVALID_STAG, fpduOffset, hdr, 0,
-                "RDMA Write to " + (null == region ? "unknown" : "invalidated") + " STag 0x" + hex(stag));
-        }
-        if (region.protectionDomain() != qp.protectionDomain)
-        {
-            return fail(TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED, fpduOffset, hdr, 0,
-                "RDMA Write to STag 0x" + hex(stag) + " of another protection domain");
-        }
-        if (!Access.allows(region.access(), Access.REMOTE_WRITE))
-        {
-            return fail(TerminateError.RDMAP_ACCESS_RIGHTS, fpduOffset, hdr, 0,
-                "RDMA Write to STag 0x" + hex(stag) + " which grants " + Access.toString(region.access()));
-        }
-        final int index = placementIndex(region, taggedOffset, length, fpduOffset, "RDMA Write");
+        final int index = writeIndex(fpduOffset, length, true);
         if (index < 0)
         {
             return FAILED;
         }
-        region.buffer().putBytes(index, rx, ddp.offset() + hdr, length);
+        writeRegion.buffer().putBytes(index, rx, ddp.offset() + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, length);
         // Data placed by this FPDU is visible before anything a later FPDU places (commit words, completions).
         VarHandle.releaseFence();
         return CONSUMED;
+    }
+
+    /**
+     * Check the target of the RDMA Write in {@link #ddp}: its STag, protection domain, rights and range.
+     *
+     * @param fpduOffset offset of the FPDU in the receive buffer.
+     * @param length     its payload length.
+     * @param refuse     true to fail the connection with the RFC's Terminate when a check fails.
+     * @return the index in {@link #writeRegion} where the payload goes, or -1.
+     */
+    private int writeIndex(final int fpduOffset, final int length, final boolean refuse)
+    {
+        final int stag = ddp.stag();
+        final MemoryRegion region = stagTable.lookup(stag);
+        if (null == region || !region.isValid())
+        {
+            return refuse(refuse, TerminateError.DDP_TAGGED_INVALID_STAG, fpduOffset,
+                "RDMA Write to " + (null == region ? "unknown" : "invalidated") + " STag 0x" + hex(stag));
+        }
+        if (region.protectionDomain() != qp.protectionDomain)
+        {
+            return refuse(refuse, TerminateError.DDP_TAGGED_STAG_NOT_ASSOCIATED, fpduOffset,
+                "RDMA Write to STag 0x" + hex(stag) + " of another protection domain");
+        }
+        if (!Access.allows(region.access(), Access.REMOTE_WRITE))
+        {
+            return refuse(refuse, TerminateError.RDMAP_ACCESS_RIGHTS, fpduOffset,
+                "RDMA Write to STag 0x" + hex(stag) + " which grants " + Access.toString(region.access()));
+        }
+        writeRegion = region;
+        return placementIndex(region, ddp.taggedOffset(), length, fpduOffset, "RDMA Write", refuse);
+    }
+
+    private int refuse(final boolean refuse, final TerminateError error, final int fpduOffset, final String reason)
+    {
+        if (refuse)
+        {
+            fail(error, fpduOffset, DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, 0, reason);
+        }
+        return -1;
     }
 
     private int onReadResponse(final int fpduOffset, final int length)
@@ -543,24 +547,27 @@ final class SegmentPlacer
     /**
      * Validate a tagged placement's offset against a region.
      *
-     * @return the index in the region, or -1 after failing the connection.
+     * @return the index in the region, or -1 (after failing the connection when {@code refuse}).
      */
     private int placementIndex(
-        final MemoryRegion region, final long taggedOffset, final int length, final int fpduOffset, final String what)
+        final MemoryRegion region,
+        final long taggedOffset,
+        final int length,
+        final int fpduOffset,
+        final String what,
+        final boolean refuse)
     {
-        final int hdr = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
         if (Long.compareUnsigned(taggedOffset + length, taggedOffset) < 0)
         {
-            fail(TerminateError.DDP_TAGGED_TO_WRAP, fpduOffset, hdr, 0, what + " of " + length + " bytes at TO 0x" +
-                Long.toHexString(taggedOffset) + " wraps");
-            return -1;
+            return refuse(refuse, TerminateError.DDP_TAGGED_TO_WRAP, fpduOffset, what + " of " + length +
+                " bytes at TO 0x" + Long.toHexString(taggedOffset) + " wraps");
         }
         final int index = region.indexOf(taggedOffset, length);
         if (index < 0)
         {
-            fail(TerminateError.DDP_TAGGED_BASE_BOUNDS, fpduOffset, hdr, 0, what + " of " + length + " bytes at TO 0x" +
-                Long.toHexString(taggedOffset) + " outside STag 0x" + hex(region.stag()) + " (" + region.length() +
-                " bytes at 0x" + Long.toHexString(region.address()) + ")");
+            return refuse(refuse, TerminateError.DDP_TAGGED_BASE_BOUNDS, fpduOffset, what + " of " + length +
+                " bytes at TO 0x" + Long.toHexString(taggedOffset) + " outside STag 0x" + hex(region.stag()) + " (" +
+                region.length() + " bytes at 0x" + Long.toHexString(region.address()) + ")");
         }
         return index;
     }

@@ -17,7 +17,9 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -467,13 +469,37 @@ public final class Bus implements AutoCloseable
                 " must be in [64k, 64m]");
         }
         BusContext.checkSizes("channel '" + channel + "': ", termLength, window, termLength);
-        final LogBuffer log = new LogBuffer(termLength, window);
         final int sessionId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+        final FileLock ipcLock;
+        final LogBuffer log;
+        if (uri.isIpc())
+        {
+            final Path stream = IpcDirectory.streamDirectory(context.ipcDirectory(), uri.streamId());
+            ipcLock = IpcDirectory.lockPublisher(stream, uri.streamId());
+            try
+            {
+                IpcDirectory.removeLogs(stream);
+                log = LogBuffer.mapped(termLength, window,
+                    IpcDirectory.logFile(stream, ProcessHandle.current().pid(), sessionId));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                CloseHelper.quietClose(ipcLock.channel());
+                throw new BusException("channel '" + channel + "': cannot create the publication's log in " + stream +
+                    ": " + ex.getMessage(), ex);
+            }
+        }
+        else
+        {
+            ipcLock = null;
+            log = new LogBuffer(termLength, window);
+        }
         final long registrationId = counters.nextRegistrationId();
         final AtomicCounter backPressure = counters.backPressure(registrationId, uri, sessionId);
         final Publication publication = concurrent ?
             new ConcurrentPublication(this, uri, sessionId, log, backPressure, registrationId) :
             new ExclusivePublication(this, uri, sessionId, log, backPressure, registrationId);
+        publication.ipcLock = ipcLock;
         if (!uri.isIpc())
         {
             publication.protectionDomain = rnic.allocateProtectionDomain();
@@ -496,9 +522,27 @@ public final class Bus implements AutoCloseable
             {
                 log.region.close();
             }
+            if (null != ipcLock)
+            {
+                deleteQuietly(log);
+                CloseHelper.quietClose(ipcLock.channel());
+            }
             throw ex;
         }
         return publication;
+    }
+
+    private static void deleteQuietly(final LogBuffer log)
+    {
+        try
+        {
+            log.deleteFile();
+        }
+        catch (final IOException ignore)
+        {
+            // The publication failed for another reason, which is the one to report; the next publisher on the
+            // stream deletes what is left.
+        }
     }
 
     /**

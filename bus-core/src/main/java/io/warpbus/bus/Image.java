@@ -24,7 +24,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * One publisher session as seen by a subscription: the frames the publisher placed in this subscriber's ring.
+ * One publisher session as seen by a subscription: the frames the publisher placed in this subscriber's ring, or,
+ * for a block or drop subscriber on the publisher's host, the publisher's own log, read in place.
  * <p>
  * {@link #poll} reads frames below the ring's commit position (read with acquire semantics, so every byte below it
  * has been placed), checks each frame's sequence, and records how far it consumed; the bus returns that position
@@ -40,9 +41,16 @@ public final class Image
     private final Subscription subscription;
     private final int sessionId;
     private final String sourceIdentity;
-    private final UnsafeBuffer ring;
-    private final int capacity;
-    private final int mask;
+    /**
+     * The frames: the subscriber's ring, or the publisher's log that an IPC subscriber reads in place (until
+     * {@link #moveFrames}). Written only while the state is held, so a poll always sees a consistent set.
+     */
+    private UnsafeBuffer ring;
+    private int capacity;
+    /** The ring's metadata (commit and consumed positions): see {@link RingDescriptor}. */
+    private final UnsafeBuffer control;
+    private final int controlOffset;
+    private int mask;
     private final boolean conflating;
     private final ImageListener listener;
     private final Header header = new Header();
@@ -68,27 +76,30 @@ public final class Image
         final String sourceIdentity,
         final UnsafeBuffer ring,
         final int capacity,
-        final long initialPosition,
-        final long initialSequence,
-        final long gapFrom,
-        final long gapTo,
+        final UnsafeBuffer control,
+        final int controlOffset,
+        final JoinPolicy.JoinPoint join,
         final AtomicCounter positionCounter)
     {
+        final long initialPosition = join.position();
+        final long initialSequence = join.sequence();
         this.subscription = subscription;
         this.sessionId = sessionId;
         this.sourceIdentity = sourceIdentity;
         this.ring = ring;
         this.capacity = capacity;
         this.mask = capacity - 1;
+        this.control = control;
+        this.controlOffset = controlOffset;
         this.conflating = SlowConsumerPolicy.CONFLATE == subscription.policy();
         this.listener = subscription.listener();
         this.position = initialPosition;
         this.joinPosition = initialPosition;
         this.expectedSequence = initialSequence;
         this.lastSequence.set(initialSequence - 1);
-        this.pendingGapFrom = gapFrom;
-        this.pendingGapTo = gapTo;
-        this.joinGapTo = gapTo;
+        this.pendingGapFrom = join.gapFrom();
+        this.pendingGapTo = join.gapTo();
+        this.joinGapTo = join.gapTo();
         this.positionCounter = positionCounter;
         storeConsumed(initialPosition);
     }
@@ -380,12 +391,12 @@ public final class Image
 
     long commitPosition()
     {
-        return ring.getLongVolatile(capacity + RingDescriptor.COMMIT_POSITION_OFFSET);
+        return control.getLongVolatile(controlOffset + RingDescriptor.COMMIT_POSITION_OFFSET);
     }
 
     long consumedPosition()
     {
-        return ring.getLongVolatile(capacity + RingDescriptor.CONSUMED_POSITION_OFFSET);
+        return control.getLongVolatile(controlOffset + RingDescriptor.CONSUMED_POSITION_OFFSET);
     }
 
     /**
@@ -417,9 +428,34 @@ public final class Image
         return true;
     }
 
+    /**
+     * Read the frames from another buffer from the next poll on, holding the same bytes at the same positions
+     * (IPC: a dropped subscriber's frames moved from the publisher's log into its ring).
+     *
+     * @param frames   the new buffer.
+     * @param capacity its length, a power of two.
+     * @return false when a poll is running: try again later.
+     */
+    boolean moveFrames(final UnsafeBuffer frames, final int capacity)
+    {
+        if (CLOSED == state.get())
+        {
+            return true;
+        }
+        if (!state.compareAndSet(ACTIVE, POLLING))
+        {
+            return false;
+        }
+        this.ring = frames;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        state.set(ACTIVE);
+        return true;
+    }
+
     private void storeConsumed(final long position)
     {
-        ring.putLongOrdered(capacity + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
+        control.putLongOrdered(controlOffset + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
         if (null != positionCounter)
         {
             positionCounter.setOrdered(position);

@@ -48,6 +48,7 @@ final class IpcDirectory
     static final int GENERATION_FILE_LENGTH = 4096;
     static final String RING_PREFIX = "ring-";
     static final String RING_SUFFIX = ".dat";
+    static final String LOG_PREFIX = "log-";
 
     private IpcDirectory()
     {
@@ -131,16 +132,81 @@ final class IpcDirectory
     }
 
     /**
-     * Create and map a subscriber's ring file.
+     * Create and map a subscriber's ring file: {@code fill} touches every page now (a ring frames are copied
+     * into), else the frame area stays sparse until written.
      */
-    static MappedByteBuffer createRing(final Path file, final int capacity)
+    static MappedByteBuffer createRing(final Path file, final int capacity, final boolean fill)
     {
-        return IoUtil.mapNewFile(file.toFile(), (long)capacity + RingDescriptor.TRAILER_LENGTH, true);
+        return IoUtil.mapNewFile(file.toFile(), (long)capacity + RingDescriptor.TRAILER_LENGTH, fill);
     }
 
     static MappedByteBuffer mapRing(final Path file)
     {
         return IoUtil.mapExistingFile(file.toFile(), file.getFileName().toString());
+    }
+
+    /**
+     * Where the publication of a process and session keeps its log in a stream's directory.
+     *
+     * @param streamDirectory the stream's directory.
+     * @param pid             the publishing process.
+     * @param sessionId       the publication's session.
+     * @return the file.
+     */
+    static Path logFile(final Path streamDirectory, final long pid, final int sessionId)
+    {
+        return streamDirectory.resolve(LOG_PREFIX + pid + "-" + Integer.toHexString(sessionId) + RING_SUFFIX);
+    }
+
+    /**
+     * Map a publication's log for reading.
+     *
+     * @param file         the log.
+     * @param windowLength the length its publisher declared.
+     * @return the mapping.
+     * @throws BusException naming what is wrong with the file.
+     */
+    static MappedByteBuffer mapLog(final Path file, final int windowLength)
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size != windowLength)
+            {
+                throw new BusException("publication log " + file + " holds " + size + " bytes but its publisher " +
+                    "declared " + windowLength);
+            }
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, windowLength);
+        }
+        catch (final IOException ex)
+        {
+            throw new BusException("cannot map publication log " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Delete the logs earlier publishers left in a stream's directory. Only the holder of the stream's publisher
+     * lock calls this, before it creates its own log: a publisher that closed deleted its log, so any log still
+     * here is one whose process exited without closing (subscribers still draining it keep their mappings).
+     *
+     * @param streamDirectory the stream's directory.
+     * @return logs deleted.
+     * @throws IOException when the directory cannot be listed or a file deleted.
+     */
+    static int removeLogs(final Path streamDirectory) throws IOException
+    {
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(streamDirectory, LOG_PREFIX + "*" + RING_SUFFIX))
+        {
+            for (final Path file : files)
+            {
+                if (Files.deleteIfExists(file))
+                {
+                    removed++;
+                }
+            }
+        }
+        return removed;
     }
 
     /**

@@ -81,7 +81,7 @@ final class IpcRendezvous
     private long nextScanNs;
 
     /**
-     * Take the stream's publisher lock and map its generation counter.
+     * Map a stream's generation counter for the publisher that holds the stream's lock.
      *
      * @param ipcDirectory      the bus's IPC directory.
      * @param streamId          the stream.
@@ -90,7 +90,8 @@ final class IpcRendezvous
      * @param livenessTimeoutNs how old a ring's heartbeat must be for an exited subscriber's ring to be deleted.
      * @param errorHandler      where refusals and I/O errors are reported.
      * @param admission         the publication.
-     * @throws BusException when another publication holds the stream's lock.
+     * @param lock              the stream's publisher lock ({@link IpcDirectory#lockPublisher}), released by
+     *                          {@link #release}.
      */
     IpcRendezvous(
         final Path ipcDirectory,
@@ -99,7 +100,8 @@ final class IpcRendezvous
         final long scanIntervalNs,
         final long livenessTimeoutNs,
         final ErrorHandler errorHandler,
-        final Admission admission)
+        final Admission admission,
+        final FileLock lock)
     {
         this.streamDirectory = IpcDirectory.streamDirectory(ipcDirectory, streamId);
         this.streamId = streamId;
@@ -108,7 +110,7 @@ final class IpcRendezvous
         this.livenessMs = TimeUnit.NANOSECONDS.toMillis(livenessTimeoutNs);
         this.errorHandler = errorHandler;
         this.admission = admission;
-        this.lock = IpcDirectory.lockPublisher(streamDirectory, streamId);
+        this.lock = lock;
         this.generation = IpcDirectory.mapGeneration(streamDirectory);
     }
 
@@ -236,6 +238,11 @@ final class IpcRendezvous
     /**
      * Give up the stream's publisher lock, so that another publisher may take the stream.
      */
+    long livenessMs()
+    {
+        return livenessMs;
+    }
+
     void release()
     {
         CloseHelper.quietClose(lock.channel());

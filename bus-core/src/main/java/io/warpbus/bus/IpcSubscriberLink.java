@@ -26,9 +26,15 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * A subscriber on the same host: its ring is a memory-mapped file the publisher's conductor copies frames into,
- * then stores the commit position with an ordered store, the same data path as RDMA Write minus the network.
- * The subscriber stores its consumed position and heartbeat in the same file.
+ * A subscriber on the same host. Its ring is a memory-mapped file whose metadata carries the commit position the
+ * publisher's conductor stores (ordered) and the consumed position and heartbeat the subscriber stores.
+ * <p>
+ * A block or drop subscriber reads the frames in the publisher's log file itself, where the writer put them: the
+ * log is its ring (ring position equals log position for these policies), so nothing is copied per subscriber and
+ * the ring's own frame area is only the measure of its flow-control window. The publication keeps the log for it
+ * up to its consumed position rather than to what was sent ({@link #completedLogPosition}). A conflating
+ * subscriber receives selected frames, so the conductor copies them into its ring, the same data path as RDMA
+ * Write minus the network.
  */
 final class IpcSubscriberLink extends SubscriberLink
 {
@@ -38,6 +44,14 @@ final class IpcSubscriberLink extends SubscriberLink
     private final UnsafeBuffer log;
     private final int trailer;
     private final IpcRendezvous rendezvous;
+    /** Does the subscriber read the publisher's log in place (block and drop), rather than a copy in its ring? */
+    private final boolean readsLog;
+    private final int logWindow;
+    /** Dropped while reading the log in place: its unconsumed frames were moved into its ring (see close). */
+    private boolean movedOut;
+    private long movedAtMs;
+    private long heldFrom = Long.MAX_VALUE;
+    private boolean unmapped;
 
     IpcSubscriberLink(
         final String name,
@@ -47,16 +61,18 @@ final class IpcSubscriberLink extends SubscriberLink
         final AtomicCounter lagCounter,
         final Path file,
         final MappedByteBuffer mapped,
-        final UnsafeBuffer log,
+        final LogBuffer log,
         final IpcRendezvous rendezvous)
     {
         super(name, policy, ringCapacity, positionCounter, lagCounter);
         this.file = file;
         this.mapped = mapped;
         this.ring = new UnsafeBuffer(mapped);
-        this.log = log;
+        this.log = log.buffer;
         this.trailer = ringCapacity;
         this.rendezvous = rendezvous;
+        this.readsLog = SlowConsumerPolicy.CONFLATE != policy && null != log.file;
+        this.logWindow = log.windowLength;
     }
 
     UnsafeBuffer ring()
@@ -67,7 +83,10 @@ final class IpcSubscriberLink extends SubscriberLink
     @Override
     boolean writeRange(final int logOffset, final int length, final int ringOffset)
     {
-        ring.putBytes(ringOffset, log, logOffset, length);
+        if (!readsLog)
+        {
+            ring.putBytes(ringOffset, log, logOffset, length);
+        }
         return true;
     }
 
@@ -125,7 +144,8 @@ final class IpcSubscriberLink extends SubscriberLink
     @Override
     long completedLogPosition()
     {
-        return logPosition;
+        // A subscriber reading the log in place needs every byte it has not consumed.
+        return readsLog ? consumed : logPosition;
     }
 
     @Override
@@ -141,11 +161,61 @@ final class IpcSubscriberLink extends SubscriberLink
         rendezvous.onRetired(file);
     }
 
+    /**
+     * Every copy is done by the time send returns, and a subscriber reading the log in place has a mapping of its
+     * own, which outlives the publication's. But a dropped subscriber that was reading the log may still be in a
+     * poll of it after its frames were moved: until it says it has let go of the log, has left, or has been silent
+     * (or the drop has been standing) for the liveness timeout, the log from its consumed position is kept.
+     */
     @Override
     boolean isDrained()
     {
-        // Every copy is done by the time send returns.
-        return true;
+        if (!movedOut || unmapped)
+        {
+            return true;
+        }
+        final long nowMs = System.currentTimeMillis();
+        final long livenessMs = rendezvous.livenessMs();
+        if (1 == ring.getIntVolatile(trailer + RingDescriptor.LOG_RELEASED_OFFSET) || hasLeft() ||
+            nowMs - ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET) > livenessMs ||
+            nowMs - movedAtMs > livenessMs)
+        {
+            heldFrom = Long.MAX_VALUE;
+            unmapped = true;
+            IoUtil.unmap(mapped);
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    long heldLogPosition()
+    {
+        return heldFrom;
+    }
+
+    /**
+     * Copy what was committed to the subscriber but not yet consumed from the log into its ring (positions map to
+     * the ring as they do to the log, and the sends never ran more than a ring ahead of the credit), so that a
+     * dropped subscriber still delivers all it was given, as one whose frames were always copied does.
+     */
+    private void moveUnconsumedFrames()
+    {
+        final long logMask = logWindow - 1;
+        long position = consumed;
+        while (position < committed)
+        {
+            final int logOffset = (int)(position & logMask);
+            final int ringOffset = (int)position & ringMask;
+            final int chunk = (int)Math.min(committed - position, Math.min(logWindow - logOffset,
+                ringCapacity - ringOffset));
+            ring.putBytes(ringOffset, log, logOffset, chunk);
+            position += chunk;
+        }
+        ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, 0);
+        movedOut = true;
+        movedAtMs = System.currentTimeMillis();
+        heldFrom = consumed;
     }
 
     /**
@@ -168,6 +238,9 @@ final class IpcSubscriberLink extends SubscriberLink
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, sessionId);
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, position);
         ring.putLong(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
+        ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, readsLog ? logWindow : 0);
+        ring.putLong(trailer + RingDescriptor.LOG_PID_OFFSET, ProcessHandle.current().pid());
+        ring.putInt(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 0);
         ring.putLongOrdered(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, nowMs);
         ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, RingDescriptor.PUBLISHER_CONNECTED);
         state = ACTIVE;
@@ -194,6 +267,11 @@ final class IpcSubscriberLink extends SubscriberLink
             return;
         }
         closeReason = reason;
+        if (readsLog && RingDescriptor.PUBLISHER_DROPPED == status && ACTIVE == state)
+        {
+            // The publication goes on reusing its log; when it closes instead, nothing writes the log again.
+            moveUnconsumedFrames();
+        }
         if (RingDescriptor.PUBLISHER_REJECTED == status || RingDescriptor.PUBLISHER_DROPPED == status)
         {
             RingDescriptor.putReason(ring, trailer + RingDescriptor.REASON_OFFSET, reason);
@@ -204,6 +282,10 @@ final class IpcSubscriberLink extends SubscriberLink
             ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, status);
         }
         state = CLOSED;
-        IoUtil.unmap(mapped);
+        if (!movedOut)
+        {
+            unmapped = true;
+            IoUtil.unmap(mapped);
+        }
     }
 }

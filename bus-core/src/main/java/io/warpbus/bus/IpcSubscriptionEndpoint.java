@@ -23,13 +23,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A subscription over IPC. It creates its ring as a memory-mapped file in the stream's IPC directory, marks it
- * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches,
- * copies frames in and stores the commit position. Credit and heartbeats are plain stores into the same file.
+ * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches and
+ * stores the commit position. A block or drop subscription maps the publisher's log and reads the frames there; a
+ * conflating one reads the frames the publisher copies into its ring. Credit and heartbeats are plain stores into
+ * the ring's metadata.
  * When the publisher closes, drops this subscriber or stops heart-beating, the image closes and the ring is offered
  * again, asking to resume after the last sequence delivered.
  */
@@ -45,7 +48,12 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private final Subscription subscription;
     private final ChannelUri channel;
     private final Path file;
+    private final Path stream;
     private final MappedByteBuffer mapped;
+    /** The publisher's log while this subscription reads it in place, else null. */
+    private MappedByteBuffer logMapping;
+    /** The last attach could not be served (its log would not map): wait for the publisher to let the ring go. */
+    private boolean declined;
     private final UnsafeBuffer ring;
     private final UnsafeBuffer generation;
     private final int capacity;
@@ -68,7 +76,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         this.channel = subscription.channel();
         this.capacity = channel.size("ring", context.ringCapacity());
         this.trailer = capacity;
-        final Path stream = IpcDirectory.streamDirectory(context.ipcDirectory(), channel.streamId());
+        this.stream = IpcDirectory.streamDirectory(context.ipcDirectory(), channel.streamId());
         try
         {
             IpcDirectory.removeOrphanRings(stream, TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs()));
@@ -80,7 +88,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         this.file = stream.resolve(IpcDirectory.RING_PREFIX + ProcessHandle.current().pid() + "-" +
             Long.toHexString(ThreadLocalRandom.current().nextLong()) + IpcDirectory.RING_SUFFIX);
-        this.mapped = IpcDirectory.createRing(file, capacity);
+        // Only a conflating subscriber's frames are copied into its ring; the others leave its frame area sparse.
+        this.mapped = IpcDirectory.createRing(file, capacity, SlowConsumerPolicy.CONFLATE == subscription.policy());
         this.ring = new UnsafeBuffer(mapped);
         this.generation = IpcDirectory.mapGeneration(stream);
         ring.putInt(trailer + RingDescriptor.STREAM_ID_OFFSET, channel.streamId());
@@ -98,6 +107,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     {
         offeredSequence = resumeSequence;
         offeredSession = resumeSession;
+        declined = false;
         ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, resumeSequence);
         RingDescriptor.putReplayEndpoint(ring, trailer, channel.text("announce-replay", ""));
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
@@ -129,6 +139,10 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 }
                 if (RingDescriptor.PUBLISHER_CONNECTED == status)
                 {
+                    if (declined)
+                    {
+                        return work;
+                    }
                     connect(nowNs);
                     return 1;
                 }
@@ -166,8 +180,38 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final long sequence = ring.getLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET);
         final long gapFrom = ring.getLong(trailer + RingDescriptor.GAP_FROM_OFFSET);
         final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
-        image = new Image(subscription, session, "ipc:" + file.getFileName(), ring, capacity, position, sequence,
-            gapFrom, gapTo, conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
+        final int logWindow = ring.getInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET);
+        UnsafeBuffer frames = ring;
+        int framesCapacity = capacity;
+        if (0 != logWindow)
+        {
+            final Path log = IpcDirectory.logFile(stream, ring.getLong(trailer + RingDescriptor.LOG_PID_OFFSET),
+                session);
+            try
+            {
+                if (!BitUtil.isPowerOfTwo(logWindow))
+                {
+                    throw new BusException("publication log " + log + " declared a window of " + logWindow +
+                        " bytes, not a power of two");
+                }
+                logMapping = IpcDirectory.mapLog(log, logWindow);
+            }
+            catch (final BusException ex)
+            {
+                // The publisher closed between attaching and this read, or its ring metadata is wrong: leave, and
+                // offer the ring again once the publisher has let it go.
+                conductor.onError(new BusException("subscription " + channel + " cannot read its publisher's log: " +
+                    ex.getMessage(), ex));
+                declined = true;
+                ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
+                return;
+            }
+            frames = new UnsafeBuffer(logMapping);
+            framesCapacity = logWindow;
+        }
+        image = new Image(subscription, session, "ipc:" + file.getFileName(), frames, framesCapacity, ring, trailer,
+            new JoinPolicy.JoinPoint(position, sequence, gapFrom, gapTo),
+            conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
         image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         state = CONNECTED;
         connectedAtNs = nowNs;
@@ -184,6 +228,18 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         else if (RingDescriptor.PUBLISHER_DROPPED == status)
         {
+            if (null != logMapping && 0 == ring.getInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET))
+            {
+                // The publisher moved what it had committed into the ring before dropping this subscriber, and
+                // keeps its log until nothing here reads it.
+                if (!image.moveFrames(ring, capacity))
+                {
+                    return 0;
+                }
+                IoUtil.unmap(logMapping);
+                logMapping = null;
+                ring.putIntOrdered(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 1);
+            }
             closeReason = "dropped by the publisher: " + RingDescriptor.reason(ring, trailer +
                 RingDescriptor.REASON_OFFSET);
         }
@@ -215,6 +271,12 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
             return 0;
         }
         subscription.removeImage(image);
+        if (null != logMapping)
+        {
+            // The image is closed, so no poll reads the log again.
+            IoUtil.unmap(logMapping);
+            logMapping = null;
+        }
         conductor.counters().free(image.positionCounter());
         subscription.listener().onUnavailable(image, closeReason);
         conductor.countDisconnect();

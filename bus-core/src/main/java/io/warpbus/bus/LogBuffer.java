@@ -15,10 +15,14 @@
  */
 package io.warpbus.bus;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.iwarp.MemoryRegion;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -33,6 +37,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * and commit it. The conductor alone advances {@code published} over committed frames (stamping sequences), zeroes
  * the term ahead of the writers, and sets {@code limit}, the writers' ceiling: the slowest blocking subscriber's
  * room, and never past the clean region.
+ * <p>
+ * An IPC publication's log is a memory-mapped file in the stream's IPC directory, so that block and drop
+ * subscribers on the host read frames where the writer put them (see {@link IpcSubscriberLink}).
  */
 final class LogBuffer
 {
@@ -63,16 +70,51 @@ final class LogBuffer
     /** Zeroed up to here (conductor only). */
     long cleanPosition;
     MemoryRegion region;
+    /** The file an IPC log is mapped from, or null for a log in process memory. */
+    final Path file;
 
     LogBuffer(final int termLength, final int windowLength)
+    {
+        this(termLength, windowLength, ByteBuffer.allocateDirect(windowLength), null);
+    }
+
+    private LogBuffer(final int termLength, final int windowLength, final ByteBuffer byteBuffer, final Path file)
     {
         this.termLength = termLength;
         this.termMask = termLength - 1;
         this.windowLength = windowLength;
         this.windowMask = windowLength - 1;
-        this.byteBuffer = ByteBuffer.allocateDirect(windowLength);
+        this.byteBuffer = byteBuffer;
         this.buffer = new UnsafeBuffer(byteBuffer);
         this.cleanPosition = 2L * termLength;
+        this.file = file;
+    }
+
+    /**
+     * A log in a new file of {@code windowLength} zeroes, for subscribers on this host to map.
+     *
+     * @param termLength   frames never cross a multiple of this.
+     * @param windowLength the file's length.
+     * @param file         where; it must not exist.
+     * @return the log.
+     */
+    static LogBuffer mapped(final int termLength, final int windowLength, final Path file)
+    {
+        return new LogBuffer(termLength, windowLength, IoUtil.mapNewFile(file.toFile(), windowLength, true), file);
+    }
+
+    /**
+     * Delete a mapped log's file. The mapping itself stays until the log is collected: a writer racing the close
+     * of its publication must never touch unmapped memory, and subscribers still draining it hold their own.
+     *
+     * @throws IOException when the file cannot be deleted.
+     */
+    void deleteFile() throws IOException
+    {
+        if (null != file)
+        {
+            Files.deleteIfExists(file);
+        }
     }
 
     int offset(final long position)

@@ -94,6 +94,8 @@ public abstract class Publication implements AutoCloseable
     final AtomicCounter systemBackPressure;
     final long registrationId;
     io.warpbus.iwarp.ProtectionDomain protectionDomain;
+    /** IPC only: this process's hold on the stream (one publisher per IPC stream and host); else null. */
+    java.nio.channels.FileLock ipcLock;
     volatile boolean closed;
     /** IPC only: the fan-out to run at once when the offering thread is the bus's own. */
     PublicationFanOut eagerFanOut;
@@ -420,7 +422,8 @@ public abstract class Publication implements AutoCloseable
     /**
      * Over IPC, when the thread that offered is the one running the bus (INVOKER mode, or an offer from a
      * handler on the bus's thread), hand the message to subscribers now instead of at the next duty cycle: the
-     * copy into their rings is the whole of the send, and waiting for the duty cycle would be most of the latency.
+     * commit stores (and conflating subscribers' copies) are the whole of the send, and waiting for the duty cycle
+     * would be most of the latency.
      * Not while streaming (offers closer together than {@link #EAGER_GAP_NS}): then the duty cycle sends them in a
      * batch, which is cheaper per message, and the next one comes soon anyway.
      */

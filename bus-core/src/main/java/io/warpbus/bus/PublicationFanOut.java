@@ -101,11 +101,12 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         try
         {
             this.ipc = channel.isIpc() ? new IpcRendezvous(context.ipcDirectory(), streamId, channel.toString(),
-                context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this) : null;
+                context.heartbeatIntervalNs() / 4, context.livenessTimeoutNs(), conductor::onError, this,
+                publication.ipcLock) : null;
         }
         catch (final RuntimeException ex)
         {
-            // Refused (another publisher holds the stream): the publication never exists, nor do its counters.
+            // The publication never exists, nor do its counters.
             freeCounters();
             throw ex;
         }
@@ -284,6 +285,14 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 dropLink(link, "slow consumer: fell behind the publisher's retained log (" +
                     (published - link.completedLogPosition()) + " bytes behind, window " + log.windowLength + ")",
                     RingDescriptor.PUBLISHER_DROPPED);
+            }
+        }
+        for (int i = draining.size() - 1; i >= 0; i--)
+        {
+            if (draining.get(i).heldLogPosition() < reusedFrom)
+            {
+                // A dropped subscriber may still be in a poll of the log in place: held until it lets go.
+                return 0;
             }
         }
         final int termOffset = log.offset(log.cleanPosition);
@@ -513,7 +522,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(request.policy()),
             capacity, counters.subscriberPosition(registrationId, channel, sessionId, subscriberId, name),
             counters.subscriberLag(registrationId, channel, sessionId, subscriberId, name),
-            file, mapped, log.buffer, ipc);
+            file, mapped, log, ipc);
         addLink(link, request);
         RingDescriptor.putReplayEndpoint(link.ring(), capacity, replayEndpoint);
         link.attach(sessionId, join.position(), join.sequence(), join.gapFrom(), join.gapTo(), nowNs, nowMs);
@@ -572,6 +581,15 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         counters.free(publication.backPressureEvents);
         if (null != ipc)
         {
+            try
+            {
+                log.deleteFile();
+            }
+            catch (final java.io.IOException ex)
+            {
+                conductor.onError(new BusException("cannot delete the log of closed publication " + channel + " (" +
+                    log.file + "): " + ex.getMessage() + "; the stream's next publisher deletes it", ex));
+            }
             ipc.release();
         }
     }

@@ -215,8 +215,9 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         }
         ring.putLong(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         ring.putLongOrdered(capacity + RingDescriptor.COMMIT_POSITION_OFFSET, reply.initialPosition());
-        image = new Image(subscription, reply.sessionId(), channel.endpoint().toString(), ring, capacity,
-            reply.initialPosition(), reply.initialSequence(), reply.gapFrom(), reply.gapTo(),
+        image = new Image(subscription, reply.sessionId(), channel.endpoint().toString(), ring, capacity, ring,
+            capacity, new JoinPolicy.JoinPoint(reply.initialPosition(), reply.initialSequence(), reply.gapFrom(),
+            reply.gapTo()),
             conductor.counters().imagePosition(subscription.registrationId(), channel, reply.sessionId(),
             channel.endpoint().toString()));
         image.replayEndpoint(reply.replayEndpoint());

@@ -23,8 +23,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * One subscriber of a publication, as the publisher's conductor sees it: where its ring is, how far it has been
- * sent and committed, and how far it has consumed (its credit). Subclasses move the bytes: RDMA Write for iWARP,
- * a copy into a memory-mapped ring for IPC.
+ * sent and committed, and how far it has consumed (its credit). Subclasses move the bytes: RDMA Write for iWARP;
+ * for IPC nothing, the subscriber reading the publisher's mapped log, except a copy into a conflating ring.
  * <p>
  * Block and drop subscribers receive the log verbatim: ring position equals log position, and each send is one
  * contiguous range per wrap of the log or the ring (both whole numbers of terms, so frames never straddle an end).
@@ -181,6 +181,17 @@ abstract class SubscriberLink
      * @return true when nothing more will be read from the log for this subscriber.
      */
     abstract boolean isDrained();
+
+    /**
+     * Where a retired link still needs the log kept (its transport or its subscriber still reads it), or
+     * {@link Long#MAX_VALUE}. The cleaner does not reuse the log from there while the link is draining.
+     *
+     * @return the position.
+     */
+    long heldLogPosition()
+    {
+        return Long.MAX_VALUE;
+    }
 
     /**
      * Send what is published and fits the subscriber's ring.

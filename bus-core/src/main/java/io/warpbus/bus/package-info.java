@@ -15,9 +15,9 @@
  */
 /**
  * The bus: {@link io.warpbus.bus.Bus} with its {@link io.warpbus.bus.BusContext}, {@link io.warpbus.bus.Publication}s
- * that place each message once in a log and send it to every subscriber's ring by RDMA Write (or a shared-memory
- * copy for IPC), and {@link io.warpbus.bus.Subscription}s that poll their rings. Flow control, slow-consumer
- * policies, sequence gaps, resuming from the publisher's retained log and heartbeats live here; the frame and
- * handshake formats are in {@code io.warpbus.bus.protocol}.
+ * that place each message once in a log and send it to every subscriber's ring by RDMA Write (over IPC, subscribers
+ * read the log itself in shared memory), and {@link io.warpbus.bus.Subscription}s that poll them. Flow control,
+ * slow-consumer policies, sequence gaps, resuming from the publisher's retained log and heartbeats live here; the
+ * frame and handshake formats are in {@code io.warpbus.bus.protocol}.
  */
 package io.warpbus.bus;

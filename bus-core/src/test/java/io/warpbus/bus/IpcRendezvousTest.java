@@ -216,7 +216,7 @@ class IpcRendezvousTest
                     mappings.add(mapped);
                     admitted.add(request);
                 }
-            });
+            }, IpcDirectory.lockPublisher(IpcDirectory.streamDirectory(dir, STREAM_ID), STREAM_ID));
     }
 
     private Path ring(final long pid)
@@ -236,7 +236,7 @@ class IpcRendezvousTest
 
     private UnsafeBuffer newRing(final Path file)
     {
-        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY);
+        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY, true);
         mappings.add(mapped);
         return new UnsafeBuffer(mapped);
     }

@@ -45,7 +45,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   144  reject reason       (int length + ASCII, up to 108 bytes)
  *   256  replay endpoint     (int length + ASCII host:port, up to 64 bytes) written by a recorder subscribing
  *                            with its announce, overwritten by the publisher at attach with the stream's one
+ *   328  log window          (int)   set at attach: 0 when frames are copied into this ring (conflate), else the
+ *                                    length of the publisher's log file, which this subscriber reads in place
+ *   336  log pid             (long)  set at attach: the publishing process, which with the session names the log
+ *   344  log released        (int)   1 once a dropped subscriber no longer reads the log (its frames were moved)
  * </pre>
+ * A subscriber that reads the publisher's log uses this file's frame area only as the measure of its flow-control
+ * window (the file is sparse: those pages are never touched).
  * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
  * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
  */
@@ -91,6 +97,12 @@ public final class RingDescriptor
     public static final int REASON_FIELD_LENGTH = 112;
     /** Replay endpoint (IPC): announced by a recorder, or told by the publisher. */
     public static final int REPLAY_ENDPOINT_OFFSET = 256;
+    /** Length of the publisher's log when the subscriber reads it in place, else 0 (IPC). */
+    public static final int LOG_WINDOW_OFFSET = 328;
+    /** Process id of the publisher whose log the subscriber reads (IPC). */
+    public static final int LOG_PID_OFFSET = 336;
+    /** Set by a dropped subscriber that read the log in place once nothing reads it any more (IPC). */
+    public static final int LOG_RELEASED_OFFSET = 344;
     /** Longest replay endpoint. */
     public static final int MAX_ENDPOINT_LENGTH = 64;
     /** Longest reject reason. */

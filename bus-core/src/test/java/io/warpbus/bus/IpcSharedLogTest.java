@@ -1,0 +1,309 @@
+/*
+ * Copyright 2026 the WarpBus authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.warpbus.bus;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.warpbus.bus.protocol.RingDescriptor;
+import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.Await;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * IPC subscribers that block or drop read frames in the publisher's log file, where the writer put them; a
+ * conflating one still has its frames copied into its ring. One bus in {@link ThreadingMode#INVOKER} mode, one duty
+ * cycle at a time; {@code IpcBusProcessTest} runs the same path between processes.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class IpcSharedLogTest
+{
+    private static final int SIZE = 64;
+    private static final int FRAME = 96;
+
+    @TempDir
+    Path dir;
+    private Bus bus;
+    private final List<String> events = new ArrayList<>();
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(SIZE));
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != bus)
+        {
+            bus.close();
+        }
+    }
+
+    @Test
+    void shouldServeBlockAndDropSubscribersFromTheLogAndCopyOnlyForConflation() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=31";
+        final Subscription block = bus.addSubscription(channel);
+        final Subscription drop = bus.addSubscription(channel + "|policy=drop");
+        final Subscription conflate = bus.addSubscription(channel + "|policy=conflate");
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|conflation-key=" +
+            BusTestProcess.KEY_OFFSET + ":4");
+        await(() -> 3 == publication.subscriberCount(), "three subscribers to join");
+        final Path log = IpcDirectory.logFile(stream(31), ProcessHandle.current().pid(), publication.sessionId());
+        assertEquals(BusTestProcess.WINDOW, Files.size(log), "the log is a file of the window's length");
+
+        final int count = 1_000;
+        final long[] next = new long[3];
+        final Subscription[] subscriptions = { block, drop, conflate };
+        for (int i = 0; i < count; )
+        {
+            Await.checkInterrupted();
+            BusTestProcess.fill(message, i, SIZE, 16);
+            if (publication.offer(message, 0, SIZE) > 0)
+            {
+                i++;
+            }
+            bus.doWork();
+            pollAll(subscriptions, next);
+        }
+        await(() ->
+        {
+            pollAll(subscriptions, next);
+            return next[0] == count && next[1] == count && next[2] == count;
+        }, "every message to reach every subscriber");
+
+        for (final Path ring : files(stream(31), "ring-*.dat"))
+        {
+            final byte[] bytes = Files.readAllBytes(ring);
+            final int capacity = bytes.length - RingDescriptor.TRAILER_LENGTH;
+            final int policy = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder())
+                .getInt(capacity + RingDescriptor.POLICY_OFFSET);
+            final int written = nonZero(bytes, capacity);
+            if (SlowConsumerPolicy.CONFLATE.ordinal() == policy)
+            {
+                assertTrue(written >= count * FRAME / 2, "frames are copied into a conflating ring: " + written);
+            }
+            else
+            {
+                assertEquals(0, written, "nothing is copied into the ring of a " +
+                    SlowConsumerPolicy.values()[policy] + " subscriber");
+            }
+        }
+
+        publication.close();
+        await(() -> !Files.exists(log), "the closed publication to delete its log");
+    }
+
+    @Test
+    void shouldDeleteALogLeftByAPublisherThatExited() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final Path left = IpcDirectory.logFile(stream(32), Integer.MAX_VALUE, 7);
+        try (RandomAccessFile file = new RandomAccessFile(left.toFile(), "rw"))
+        {
+            file.setLength(BusTestProcess.WINDOW);
+        }
+
+        final ExclusivePublication publication = bus.addExclusivePublication("warp:ipc?stream=32");
+
+        assertFalse(Files.exists(left), "the stream's new publisher deletes what an exited one left");
+        assertEquals(List.of(IpcDirectory.logFile(stream(32), ProcessHandle.current().pid(),
+            publication.sessionId())), files(stream(32), "log-*.dat"));
+    }
+
+    @Test
+    void shouldNameALogThatCannotBeReadAndNotConnect() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=33";
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        final Path log = IpcDirectory.logFile(stream(33), ProcessHandle.current().pid(), publication.sessionId());
+        Files.delete(log);
+        try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "rw"))
+        {
+            file.setLength(4096);
+        }
+
+        final Subscription subscription = bus.addSubscription(channel);
+
+        await(() -> events.stream().anyMatch((e) -> e.contains("subscription " + channel +
+            " cannot read its publisher's log: publication log " + log + " holds 4096 bytes but its publisher " +
+            "declared " + BusTestProcess.WINDOW)), "the subscriber to name the log it cannot read");
+        for (int i = 0; i < 1_000; i++)
+        {
+            bus.doWork();
+        }
+        assertEquals(0, subscription.imageCount(), "no image over a log that cannot be read");
+    }
+
+    /**
+     * A drop subscriber stopped inside its handler, on a frame in the publisher's log, is dropped while the
+     * publisher goes on. The frame under the handler must not change: the publisher moves what it had committed
+     * into the subscriber's ring and holds its log (back-pressuring offers) until the subscriber has let go of it.
+     */
+    @Test
+    void shouldHoldTheLogUnderADroppedSubscribersHandlerUntilItLetsGo() throws Exception
+    {
+        launch(TimeUnit.MILLISECONDS.toNanos(500));
+        final String channel = "warp:ipc?stream=34";
+        final Subscription fast = bus.addSubscription(channel);
+        final Subscription slow = bus.addSubscription(channel + "|policy=drop");
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=128k");
+        await(() -> 2 == publication.subscriberCount(), "both subscribers to join");
+        final long[] published = { 0 };
+        final long[] fastNext = { 0 };
+        while (published[0] < 1_000)
+        {
+            offerAndCycle(publication, published, fast, fastNext);
+        }
+
+        final int[] refused = { 0 };
+        final boolean[] intact = { false };
+        final int polled = slow.poll((buffer, offset, length, header) ->
+        {
+            // Inside the handler: the publisher drops this subscriber and tries to lap its log several times.
+            while (published[0] < 40_000 && refused[0] < 5_000)
+            {
+                final long before = published[0];
+                offerAndCycle(publication, published, fast, fastNext);
+                refused[0] = published[0] == before ? refused[0] + 1 : 0;
+            }
+            intact[0] = isMessage(buffer, offset, 0);
+        }, 1);
+
+        assertEquals(1, polled);
+        assertTrue(events.stream().anyMatch((e) -> e.contains("dropped subscriber")), "dropped: " + events);
+        assertTrue(refused[0] >= 5_000, "offers held while the dropped subscriber is in its handler, but " +
+            published[0] + " were published");
+        assertTrue(published[0] < 1_000 + BusTestProcess.WINDOW / FRAME, "held within one window: " +
+            published[0]);
+        assertTrue(intact[0], "the frame under the handler was overwritten");
+
+        // Let go: the rest of what was committed comes from the ring, in order, and the publisher goes on.
+        final long[] slowNext = { 1 };
+        final long target = published[0] + 1_000;
+        await(() ->
+        {
+            offerAndCycle(publication, published, fast, fastNext);
+            slow.poll((buffer, offset, length, header) ->
+            {
+                if (buffer.getLong(offset) == slowNext[0] && isMessage(buffer, offset, slowNext[0]))
+                {
+                    slowNext[0]++;
+                }
+                else if (slowNext[0] < 1_000)
+                {
+                    fail("expected message " + slowNext[0] + " intact, got " + buffer.getLong(offset));
+                }
+            }, 64);
+            return slowNext[0] >= 1_000 && published[0] >= target;
+        }, "the dropped subscriber to deliver what it was given and the publisher to go on");
+    }
+
+    private void offerAndCycle(
+        final Publication publication, final long[] published, final Subscription fast, final long[] fastNext)
+    {
+        Await.checkInterrupted();
+        BusTestProcess.fill(message, published[0], SIZE, 0);
+        if (publication.offer(message, 0, SIZE) > 0)
+        {
+            published[0]++;
+        }
+        bus.doWork();
+        fast.poll((buffer, offset, length, header) -> fastNext[0] = buffer.getLong(offset) + 1, 256);
+    }
+
+    private static boolean isMessage(final DirectBuffer buffer, final int offset, final long value)
+    {
+        final UnsafeBuffer expected = new UnsafeBuffer(new byte[SIZE]);
+        BusTestProcess.fill(expected, value, SIZE, 0);
+        for (int i = 0; i < SIZE; i++)
+        {
+            if (expected.getByte(i) != buffer.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void pollAll(final Subscription[] subscriptions, final long[] next)
+    {
+        for (int s = 0; s < subscriptions.length; s++)
+        {
+            final int index = s;
+            subscriptions[s].poll((buffer, offset, length, header) -> next[index] = buffer.getLong(offset) + 1, 256);
+        }
+    }
+
+    private static int nonZero(final byte[] bytes, final int length)
+    {
+        int count = 0;
+        for (int i = 0; i < length; i++)
+        {
+            if (0 != bytes[i])
+            {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private Path stream(final int streamId)
+    {
+        return IpcDirectory.streamDirectory(dir.resolve("ipc"), streamId);
+    }
+
+    private static List<Path> files(final Path directory, final String glob) throws IOException
+    {
+        final List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, glob))
+        {
+            files.forEach(found::add);
+        }
+        return found;
+    }
+
+    private void launch(final long heartbeatIntervalNs)
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .heartbeatIntervalNs(heartbeatIntervalNs).livenessTimeoutNs(10 * heartbeatIntervalNs)
+            .termLength(BusTestProcess.TERM_LENGTH).window(BusTestProcess.WINDOW).ringCapacity(BusTestProcess.RING)
+            .errorHandler((throwable) -> events.add("error: " + throwable.getMessage())));
+    }
+
+    private void await(final BooleanSupplier condition, final String what)
+    {
+        Await.until(() -> what + "; events: " + events, 10_000, bus::doWork, condition);
+    }
+}

@@ -145,9 +145,14 @@ public final class Image
         }
         finally
         {
-            this.position = position;
-            storeConsumed(position);
-            state.compareAndSet(POLLING, ACTIVE);
+            if (position != this.position)
+            {
+                // Stored only when it moved: the publisher reads this line every duty cycle, and a store from
+                // every empty poll would pull it back and forth between the two cores for nothing.
+                this.position = position;
+                storeConsumed(position);
+            }
+            release();
         }
         return fragments;
     }
@@ -217,9 +222,12 @@ public final class Image
         }
         finally
         {
-            this.position = position;
-            storeConsumed(position);
-            state.compareAndSet(POLLING, ACTIVE);
+            if (position != this.position)
+            {
+                this.position = position;
+                storeConsumed(position);
+            }
+            release();
         }
         return fragments;
     }
@@ -451,6 +459,19 @@ public final class Image
         this.mask = capacity - 1;
         state.set(ACTIVE);
         return true;
+    }
+
+    /**
+     * End a poll. Only the poller changes the state while it is POLLING (the others only compare-and-set it from
+     * ACTIVE), so a release store does, without a second locked instruction on every poll; a poll that met a
+     * corrupt frame leaves it CLOSED.
+     */
+    private void release()
+    {
+        if (POLLING == state.get())
+        {
+            state.lazySet(ACTIVE);
+        }
     }
 
     private void storeConsumed(final long position)

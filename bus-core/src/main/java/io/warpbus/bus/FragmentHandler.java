@@ -25,7 +25,9 @@ import org.agrona.DirectBuffer;
 public interface FragmentHandler
 {
     /**
-     * One fragment, readable only during the call.
+     * One fragment, readable only during the call. Never write into the buffer (do not cast it to a mutable one):
+     * for an IPC subscription that blocks or drops it is the publisher's log, mapped read-only, and a write would
+     * crash the process.
      *
      * @param buffer holding the payload.
      * @param offset where it starts.

@@ -476,17 +476,25 @@ public final class Bus implements AutoCloseable
         {
             final Path stream = IpcDirectory.streamDirectory(context.ipcDirectory(), uri.streamId());
             ipcLock = IpcDirectory.lockPublisher(stream, uri.streamId());
+            boolean created = false;
             try
             {
                 IpcDirectory.removeLogs(stream);
                 log = LogBuffer.mapped(termLength, window,
                     IpcDirectory.logFile(stream, ProcessHandle.current().pid(), sessionId));
+                created = true;
             }
             catch (final IOException | RuntimeException ex)
             {
-                CloseHelper.quietClose(ipcLock.channel());
                 throw new BusException("channel '" + channel + "': cannot create the publication's log in " + stream +
                     ": " + ex.getMessage(), ex);
+            }
+            finally
+            {
+                if (!created)
+                {
+                    CloseHelper.quietClose(ipcLock.channel());
+                }
             }
         }
         else
@@ -494,19 +502,20 @@ public final class Bus implements AutoCloseable
             ipcLock = null;
             log = new LogBuffer(termLength, window);
         }
-        final long registrationId = counters.nextRegistrationId();
-        final AtomicCounter backPressure = counters.backPressure(registrationId, uri, sessionId);
-        final Publication publication = concurrent ?
-            new ConcurrentPublication(this, uri, sessionId, log, backPressure, registrationId) :
-            new ExclusivePublication(this, uri, sessionId, log, backPressure, registrationId);
-        publication.ipcLock = ipcLock;
-        if (!uri.isIpc())
-        {
-            publication.protectionDomain = rnic.allocateProtectionDomain();
-            log.region = publication.protectionDomain.registerMemory(log.byteBuffer, 0);
-        }
+        AtomicCounter backPressure = null;
         try
         {
+            final long registrationId = counters.nextRegistrationId();
+            backPressure = counters.backPressure(registrationId, uri, sessionId);
+            final Publication publication = concurrent ?
+                new ConcurrentPublication(this, uri, sessionId, log, backPressure, registrationId) :
+                new ExclusivePublication(this, uri, sessionId, log, backPressure, registrationId);
+            publication.ipcLock = ipcLock;
+            if (!uri.isIpc())
+            {
+                publication.protectionDomain = rnic.allocateProtectionDomain();
+                log.region = publication.protectionDomain.registerMemory(log.byteBuffer, 0);
+            }
             call(() ->
             {
                 final PublicationFanOut fanOut = new PublicationFanOut(conductor, publication, counters);
@@ -514,9 +523,12 @@ public final class Bus implements AutoCloseable
                 conductor.addFanOut(fanOut);
                 return null;
             });
+            return publication;
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
+            // Whatever failed (a full counters file, the conductor refusing), nothing of the publication stays:
+            // above all not the stream's lock, which would refuse every later publisher on it.
             counters.free(backPressure);
             if (null != log.region)
             {
@@ -529,7 +541,6 @@ public final class Bus implements AutoCloseable
             }
             throw ex;
         }
-        return publication;
     }
 
     private static void deleteQuietly(final LogBuffer log)

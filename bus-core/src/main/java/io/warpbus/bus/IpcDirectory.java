@@ -132,12 +132,11 @@ final class IpcDirectory
     }
 
     /**
-     * Create and map a subscriber's ring file: {@code fill} touches every page now (a ring frames are copied
-     * into), else the frame area stays sparse until written.
+     * Create and map a subscriber's ring file.
      */
-    static MappedByteBuffer createRing(final Path file, final int capacity, final boolean fill)
+    static MappedByteBuffer createRing(final Path file, final int capacity)
     {
-        return IoUtil.mapNewFile(file.toFile(), (long)capacity + RingDescriptor.TRAILER_LENGTH, fill);
+        return IoUtil.mapNewFile(file.toFile(), (long)capacity + RingDescriptor.TRAILER_LENGTH, true);
     }
 
     static MappedByteBuffer mapRing(final Path file)

@@ -236,13 +236,18 @@ final class IpcRendezvous
     }
 
     /**
-     * Give up the stream's publisher lock, so that another publisher may take the stream.
+     * How long a subscriber may stay silent.
+     *
+     * @return the liveness timeout in ms.
      */
     long livenessMs()
     {
         return livenessMs;
     }
 
+    /**
+     * Give up the stream's publisher lock, so that another publisher may take the stream.
+     */
     void release()
     {
         CloseHelper.quietClose(lock.channel());

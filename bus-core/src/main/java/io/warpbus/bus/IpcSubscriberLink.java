@@ -18,6 +18,7 @@ package io.warpbus.bus;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
@@ -49,7 +50,7 @@ final class IpcSubscriberLink extends SubscriberLink
     private final int logWindow;
     /** Dropped while reading the log in place: its unconsumed frames were moved into its ring (see close). */
     private boolean movedOut;
-    private long movedAtMs;
+    private long movedAtNs;
     private long heldFrom = Long.MAX_VALUE;
     private boolean unmapped;
 
@@ -164,8 +165,9 @@ final class IpcSubscriberLink extends SubscriberLink
     /**
      * Every copy is done by the time send returns, and a subscriber reading the log in place has a mapping of its
      * own, which outlives the publication's. But a dropped subscriber that was reading the log may still be in a
-     * poll of it after its frames were moved: until it says it has let go of the log, has left, or has been silent
-     * (or the drop has been standing) for the liveness timeout, the log from its consumed position is kept.
+     * poll of it after its frames were moved: until it says it has let go of the log (or has offered its ring
+     * again, which it does only with no image open), has left, or has been silent (or the drop has been standing)
+     * for the liveness timeout, the log from its consumed position is kept.
      */
     @Override
     boolean isDrained()
@@ -174,11 +176,11 @@ final class IpcSubscriberLink extends SubscriberLink
         {
             return true;
         }
-        final long nowMs = System.currentTimeMillis();
         final long livenessMs = rendezvous.livenessMs();
         if (1 == ring.getIntVolatile(trailer + RingDescriptor.LOG_RELEASED_OFFSET) || hasLeft() ||
-            nowMs - ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET) > livenessMs ||
-            nowMs - movedAtMs > livenessMs)
+            RingDescriptor.PUBLISHER_DROPPED != ring.getIntVolatile(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET) ||
+            System.currentTimeMillis() - ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET) >
+            livenessMs || System.nanoTime() - movedAtNs > TimeUnit.MILLISECONDS.toNanos(livenessMs))
         {
             heldFrom = Long.MAX_VALUE;
             unmapped = true;
@@ -214,7 +216,7 @@ final class IpcSubscriberLink extends SubscriberLink
         }
         ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, 0);
         movedOut = true;
-        movedAtMs = System.currentTimeMillis();
+        movedAtNs = System.nanoTime();
         heldFrom = consumed;
     }
 

@@ -54,6 +54,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private MappedByteBuffer logMapping;
     /** The last attach could not be served (its log would not map): wait for the publisher to let the ring go. */
     private boolean declined;
+    /** When the ring may be offered again after a decline: a log that will not map is retried this often. */
+    private long reofferAtNs;
     private final UnsafeBuffer ring;
     private final UnsafeBuffer generation;
     private final int capacity;
@@ -88,8 +90,9 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         this.file = stream.resolve(IpcDirectory.RING_PREFIX + ProcessHandle.current().pid() + "-" +
             Long.toHexString(ThreadLocalRandom.current().nextLong()) + IpcDirectory.RING_SUFFIX);
-        // Only a conflating subscriber's frames are copied into its ring; the others leave its frame area sparse.
-        this.mapped = IpcDirectory.createRing(file, capacity, SlowConsumerPolicy.CONFLATE == subscription.policy());
+        // Allocated in full even for a subscriber that reads the publisher's log: if it is dropped, the publisher
+        // moves what it had committed into the ring, and must not meet a full memory volume there.
+        this.mapped = IpcDirectory.createRing(file, capacity);
         this.ring = new UnsafeBuffer(mapped);
         this.generation = IpcDirectory.mapGeneration(stream);
         ring.putInt(trailer + RingDescriptor.STREAM_ID_OFFSET, channel.streamId());
@@ -108,6 +111,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         offeredSequence = resumeSequence;
         offeredSession = resumeSession;
         declined = false;
+        // Whatever this ring was given before is no longer read from a publisher's log (no image is open).
+        ring.putIntOrdered(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 1);
         ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, resumeSequence);
         RingDescriptor.putReplayEndpoint(ring, trailer, channel.text("announce-replay", ""));
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
@@ -148,6 +153,10 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 }
                 if (RingDescriptor.PUBLISHER_DROPPED == status || RingDescriptor.PUBLISHER_CLOSED == status)
                 {
+                    if (declined && nowNs - reofferAtNs < 0)
+                    {
+                        return work;
+                    }
                     // A publisher attached and let go again before this side saw it connected: offer the ring
                     // again, from the same point.
                     offer(offeredSequence, offeredSession);
@@ -167,6 +176,10 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
             case CONNECTED:
                 return work + checkPublisher(status, nowNs, nowMs);
             case CLOSING_IMAGE:
+                if (RingDescriptor.PUBLISHER_DROPPED == status && !readFromRingIfMoved())
+                {
+                    return work;
+                }
                 return work + closeImage();
             default:
                 return work;
@@ -203,6 +216,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 conductor.onError(new BusException("subscription " + channel + " cannot read its publisher's log: " +
                     ex.getMessage(), ex));
                 declined = true;
+                reofferAtNs = nowNs + context.livenessTimeoutNs();
                 ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
                 return;
             }
@@ -228,17 +242,9 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         else if (RingDescriptor.PUBLISHER_DROPPED == status)
         {
-            if (null != logMapping && 0 == ring.getInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET))
+            if (!readFromRingIfMoved())
             {
-                // The publisher moved what it had committed into the ring before dropping this subscriber, and
-                // keeps its log until nothing here reads it.
-                if (!image.moveFrames(ring, capacity))
-                {
-                    return 0;
-                }
-                IoUtil.unmap(logMapping);
-                logMapping = null;
-                ring.putIntOrdered(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 1);
+                return 0;
             }
             closeReason = "dropped by the publisher: " + RingDescriptor.reason(ring, trailer +
                 RingDescriptor.REASON_OFFSET);
@@ -264,6 +270,32 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         return 1;
     }
 
+    /**
+     * After a drop, the publisher moved what it had committed into the ring, and keeps its log until nothing here
+     * reads it: switch the image to the ring (between two polls) and say so.
+     *
+     * @return false when a poll is running: try again next cycle.
+     */
+    private boolean readFromRingIfMoved()
+    {
+        if (null != logMapping && 0 == ring.getIntVolatile(trailer + RingDescriptor.LOG_WINDOW_OFFSET))
+        {
+            if (!image.moveFrames(ring, capacity))
+            {
+                return false;
+            }
+            releaseLog();
+        }
+        return true;
+    }
+
+    private void releaseLog()
+    {
+        IoUtil.unmap(logMapping);
+        logMapping = null;
+        ring.putIntOrdered(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 1);
+    }
+
     private int closeImage()
     {
         if (!image.tryClose(closeReason, !closing))
@@ -274,8 +306,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         if (null != logMapping)
         {
             // The image is closed, so no poll reads the log again.
-            IoUtil.unmap(logMapping);
-            logMapping = null;
+            releaseLog();
         }
         conductor.counters().free(image.positionCounter());
         subscription.listener().onUnavailable(image, closeReason);

@@ -17,12 +17,13 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.iwarp.MemoryRegion;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -91,16 +92,35 @@ final class LogBuffer
     }
 
     /**
-     * A log in a new file of {@code windowLength} zeroes, for subscribers on this host to map.
+     * A log in a new file of {@code windowLength} zeroes, for subscribers on this host to map. The zeroes are
+     * written through the file, not the mapping, so a memory volume too small for the log is an I/O error here
+     * rather than a bus error (SIGBUS) at some later write.
      *
      * @param termLength   frames never cross a multiple of this.
      * @param windowLength the file's length.
      * @param file         where; it must not exist.
      * @return the log.
+     * @throws IOException when the file cannot be created or filled (it is then deleted).
      */
-    static LogBuffer mapped(final int termLength, final int windowLength, final Path file)
+    static LogBuffer mapped(final int termLength, final int windowLength, final Path file) throws IOException
     {
-        return new LogBuffer(termLength, windowLength, IoUtil.mapNewFile(file.toFile(), windowLength, true), file);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            StandardOpenOption.WRITE))
+        {
+            final ByteBuffer zeroes = ByteBuffer.allocateDirect(Math.min(windowLength, 1024 * 1024));
+            for (long position = 0; position < windowLength; )
+            {
+                zeroes.clear().limit((int)Math.min(zeroes.capacity(), windowLength - position));
+                position += channel.write(zeroes, position);
+            }
+            return new LogBuffer(termLength, windowLength, channel.map(FileChannel.MapMode.READ_WRITE, 0,
+                windowLength), file);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            Files.deleteIfExists(file);
+            throw ex;
+        }
     }
 
     /**

@@ -72,6 +72,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     String replayEndpoint = "";
     private long closeDeadlineNs;
     private long observedPosition;
+    private boolean released;
 
     PublicationFanOut(final BusConductor conductor, final Publication publication, final BusCounters counters)
     {
@@ -595,6 +596,12 @@ final class PublicationFanOut implements IpcRendezvous.Admission
 
     void release()
     {
+        if (released)
+        {
+            // Closing calls this every cycle while retired links drain.
+            return;
+        }
+        released = true;
         freeCounters();
         counters.free(publication.backPressureEvents);
         if (null != ipc)

@@ -236,7 +236,7 @@ class IpcRendezvousTest
 
     private UnsafeBuffer newRing(final Path file)
     {
-        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY, true);
+        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY);
         mappings.add(mapped);
         return new UnsafeBuffer(mapped);
     }

@@ -159,11 +159,61 @@ class IpcSharedLogTest
         await(() -> events.stream().anyMatch((e) -> e.contains("subscription " + channel +
             " cannot read its publisher's log: publication log " + log + " holds 4096 bytes but its publisher " +
             "declared " + BusTestProcess.WINDOW)), "the subscriber to name the log it cannot read");
-        for (int i = 0; i < 1_000; i++)
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        while (System.nanoTime() - until < 0)
         {
+            Await.checkInterrupted();
             bus.doWork();
         }
         assertEquals(0, subscription.imageCount(), "no image over a log that cannot be read");
+        assertEquals(1, events.stream().filter((e) -> e.contains("cannot read its publisher's log")).count(),
+            "tried again only after the liveness timeout (1 s), not on every scan: " + events);
+    }
+
+    @Test
+    void shouldLeaveTheStreamFreeWhenAPublicationFailsAfterTakingIt() throws Exception
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .termLength(BusTestProcess.TERM_LENGTH).window(4 * BusTestProcess.TERM_LENGTH)
+            .ringCapacity(BusTestProcess.TERM_LENGTH).errorHandler((throwable) -> events.add(throwable.getMessage())));
+        final List<ExclusivePublication> publications = new ArrayList<>();
+        int streamId = 100;
+        RuntimeException failure = null;
+        while (null == failure && streamId < 2_000)
+        {
+            try
+            {
+                publications.add(bus.addExclusivePublication("warp:ipc?stream=" + streamId));
+                streamId++;
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+        }
+        assertTrue(null != failure, "the counters file never filled up");
+        assertEquals(List.of(), files(stream(streamId), "log-*.dat"), "the failed publication's log is deleted");
+
+        // Freed counters are reused a second after (CountersFile.COUNTER_FREE_TO_REUSE_TIMEOUT_MS): until then the
+        // same stream keeps failing for want of counters, never because the failed attempts kept its lock.
+        publications.remove(0).close();
+        final int failedStream = streamId;
+        final ExclusivePublication[] publication = new ExclusivePublication[1];
+        await(() ->
+        {
+            try
+            {
+                publication[0] = bus.addExclusivePublication("warp:ipc?stream=" + failedStream);
+                return true;
+            }
+            catch (final IllegalStateException ex)
+            {
+                assertTrue(ex.getMessage().contains("unable to allocate counter"), ex.getMessage());
+                return false;
+            }
+        }, "a counter to be free again");
+        assertEquals(List.of(IpcDirectory.logFile(stream(streamId), ProcessHandle.current().pid(),
+            publication[0].sessionId())), files(stream(streamId), "log-*.dat"), "after: " + failure.getMessage());
     }
 
     /**

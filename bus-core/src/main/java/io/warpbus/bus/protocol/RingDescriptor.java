@@ -50,8 +50,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   336  log pid             (long)  set at attach: the publishing process, which with the session names the log
  *   344  log released        (int)   1 once a dropped subscriber no longer reads the log (its frames were moved)
  * </pre>
- * A subscriber that reads the publisher's log uses this file's frame area only as the measure of its flow-control
- * window (the file is sparse: those pages are never touched).
+ * A subscriber that reads the publisher's log uses this file's frame area as the measure of its flow-control window,
+ * and receives frames there only when it is dropped (what was committed to it is moved there).
  * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
  * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
  */

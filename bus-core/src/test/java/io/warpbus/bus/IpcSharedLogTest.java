@@ -259,25 +259,41 @@ class IpcSharedLogTest
             published[0]);
         assertTrue(intact[0], "the frame under the handler was overwritten");
 
-        // Let go: the rest of what was committed comes from the ring, in order, and the publisher goes on.
+        // Let go: the rest of what was committed comes from the ring, intact and in order; the publisher goes on,
+        // and the subscriber rejoins and is told exactly what it missed.
         final long[] slowNext = { 1 };
+        final long[] delivered = { 1 };
         final long target = published[0] + 1_000;
+        final FragmentHandler check = (buffer, offset, length, header) ->
+        {
+            delivered[0]++;
+            final long value = buffer.getLong(offset);
+            if (value < slowNext[0] || !isMessage(buffer, offset, value))
+            {
+                fail("expected message " + slowNext[0] + " or later intact, got " + value);
+            }
+            if (slowNext[0] < 1_000 && value != slowNext[0])
+            {
+                fail("message " + slowNext[0] + ", committed before the drop, lost: got " + value);
+            }
+            slowNext[0] = value + 1;
+        };
         await(() ->
         {
             offerAndCycle(publication, published, fast, fastNext);
-            slow.poll((buffer, offset, length, header) ->
+            slow.poll(check, 64);
+            return published[0] >= target;
+        }, "the publisher to go on");
+        Await.until(() -> "every message delivered once or reported missing: delivered " + delivered[0] +
+            ", missing " + slow.missingMessages() + ", published " + published[0] + "; events: " + events, 10_000,
+            bus::doWork, () ->
             {
-                if (buffer.getLong(offset) == slowNext[0] && isMessage(buffer, offset, slowNext[0]))
-                {
-                    slowNext[0]++;
-                }
-                else if (slowNext[0] < 1_000)
-                {
-                    fail("expected message " + slowNext[0] + " intact, got " + buffer.getLong(offset));
-                }
-            }, 64);
-            return slowNext[0] >= 1_000 && published[0] >= target;
-        }, "the dropped subscriber to deliver what it was given and the publisher to go on");
+                fast.poll((buffer, offset, length, header) -> { }, 256);
+                slow.poll(check, 64);
+                return delivered[0] + slow.missingMessages() == published[0];
+            });
+        assertTrue(slow.missingMessages() > 0, "the drop cost it messages, reported as missing");
+        assertEquals(1, slow.imageCount(), "rejoined after the drop");
     }
 
     private void offerAndCycle(

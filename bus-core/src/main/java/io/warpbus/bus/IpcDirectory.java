@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -167,6 +168,11 @@ final class IpcDirectory
      */
     static MappedByteBuffer mapLog(final Path file, final int windowLength)
     {
+        if (!BitUtil.isPowerOfTwo(windowLength))
+        {
+            throw new BusException("publication log " + file + " declared a window of " + windowLength +
+                " bytes, not a power of two");
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
             final long size = channel.size();

@@ -23,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.RingDescriptor;
-import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -202,11 +201,6 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 session);
             try
             {
-                if (!BitUtil.isPowerOfTwo(logWindow))
-                {
-                    throw new BusException("publication log " + log + " declared a window of " + logWindow +
-                        " bytes, not a power of two");
-                }
                 logMapping = IpcDirectory.mapLog(log, logWindow);
             }
             catch (final BusException ex)

@@ -338,9 +338,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             log.limitedByCleaning = limitedByCleaning;
         }
-        if (log.connected != (connected && !closing))
+        final boolean open = connected && !closing;
+        if (log.connected != open)
         {
-            log.connected = connected && !closing;
+            log.connected = open;
         }
         if (log.limit.get() != limit)
         {

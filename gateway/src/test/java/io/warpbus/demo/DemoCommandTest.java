@@ -46,6 +46,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import quickfix.Message;
 import quickfix.field.ClOrdID;
 import quickfix.field.OrdType;
@@ -83,13 +85,15 @@ class DemoCommandTest
     @TempDir
     Path dir;
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(strings = { "ipc", "iwarp" })
     @Timeout(150)
-    void shouldRunForItsDurationAndLetAPersonTradeThroughTheGateway() throws Exception
+    void shouldRunForItsDurationAndLetAPersonTradeThroughTheGateway(final String transport) throws Exception
     {
         final Path output = dir.resolve("demo.out");
-        final Process demo = start(output, "--duration", "25", "--interval", "2");
+        final Process demo = start(output, "--duration", "25", "--interval", "2", "--transport", transport);
         final String banner = awaitOutput(demo, output, (text) -> text.contains("processes "));
+        assertTrue(banner.contains("transport        " + transport + " ("), banner);
         assertTrue(banner.contains("gateway admin    http://127.0.0.1:"), banner);
         final Matcher page = PAGE.matcher(banner);
         assertTrue(page.find(), banner);

@@ -70,7 +70,8 @@ import org.HdrHistogram.Histogram;
  * Threads: the engine's duty cycle uses the {@code --idle} strategy, the load client's {@code --client-idle}, the
  * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
- * gateway backs off.
+ * gateway backs off. The processes reach each other over iWARP on loopback, or on two cores or fewer through
+ * shared memory ({@code --transport}, {@link DemoTransport}).
  * <p>
  * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins; at most half of
  * {@code --duration}) are reported on a line of their own and kept out of the summary's percentiles; each live line
@@ -84,7 +85,7 @@ public final class DemoMain
     public static final String GATEWAY_CLASSPATH_PROPERTY = "warpbus.demo.gateway.classpath";
     private static final Set<String> OPTIONS = Set.of("duration", "dir", "rate", "instruments", "interval", "idle",
         "client-idle", "md-idle", "warmup", "seed", "host", "metrics-port", "gateway-port", "gateway-rate",
-        "gateway-sessions", "gateway-fix-port");
+        "gateway-sessions", "gateway-fix-port", "transport");
     private static final String GATEWAY_MAIN = "io.warpbus.gateway.demo.DemoGatewayMain";
     private static final String GATEWAY_LOAD_MAIN = "io.warpbus.gateway.demo.DemoGatewayLoadMain";
     private static final String CREDENTIALS_MAIN = "io.warpbus.gateway.security.CredentialsTool";
@@ -134,6 +135,7 @@ public final class DemoMain
             options.number("duration", 0, 0, 365L * 86_400);
             options.number("warmup", 5, 0, 3600);
             idlePlan(options);
+            transport(options);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -141,7 +143,8 @@ public final class DemoMain
             System.err.println("usage: warpbus demo [--duration SECONDS] [--dir DIR] [--rate COMMANDS_PER_S] " +
                 "[--instruments N] [--interval SECONDS] [--warmup SECONDS] [--idle spin|backoff|...] " +
                 "[--client-idle STRATEGY] [--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] " +
-                "[--gateway-port PORT] [--gateway-fix-port PORT] [--gateway-rate ORDERS_PER_S] [--gateway-sessions N]");
+                "[--gateway-port PORT] [--gateway-fix-port PORT] [--gateway-rate ORDERS_PER_S] " +
+                "[--gateway-sessions N] [--transport ipc|iwarp]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -222,22 +225,18 @@ public final class DemoMain
         final long gatewayPort = options.number("gateway-port", freePort(host), 0, 65535);
         // Not 0: the banner prints the port a FIX client connects to.
         final long fixPort = options.number("gateway-fix-port", freePort(host), 1, 65535);
-        final String orders = "warp:iwarp?endpoint=" + host + ":" + orderPort + "|stream=1001|name=orders";
-        final String reports = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1002|name=reports";
-        final String marketData = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1003|name=md";
-        final String snapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1004|name=snapshots";
-        final String dropCopy = "warp:iwarp?endpoint=" + host + ":" + enginePort + "|stream=1005|name=drop-copy";
-        final String gatewayOrders = "warp:iwarp?endpoint=" + host + ":" + gatewayOrderPort +
-            "|stream=1011|name=gateway-orders";
-        final String gatewayReports = "warp:iwarp?endpoint=" + host + ":" + enginePort +
-            "|stream=1012|name=gateway-reports";
+        final DemoTransport transport = transport(options);
+        final String orders = transport.channel(host, orderPort, 1001, "orders");
+        final String reports = transport.channel(host, enginePort, 1002, "reports");
+        final String marketData = transport.channel(host, enginePort, 1003, "md");
+        final String snapshots = transport.channel(host, enginePort, 1004, "snapshots");
+        final String dropCopy = transport.channel(host, enginePort, 1005, "drop-copy");
+        final String gatewayOrders = transport.channel(host, gatewayOrderPort, 1011, "gateway-orders");
+        final String gatewayReports = transport.channel(host, enginePort, 1012, "gateway-reports");
         // A publisher refuses a second subscriber of the same name: the gateway's are its own.
-        final String gatewayMarketData = "warp:iwarp?endpoint=" + host + ":" + enginePort +
-            "|stream=1003|name=gateway-md";
-        final String gatewaySnapshots = "warp:iwarp?endpoint=" + host + ":" + enginePort +
-            "|stream=1004|name=gateway-snapshots";
-        final String gatewayDropCopy = "warp:iwarp?endpoint=" + host + ":" + enginePort +
-            "|stream=1005|name=gateway-drop-copy";
+        final String gatewayMarketData = transport.channel(host, enginePort, 1003, "gateway-md");
+        final String gatewaySnapshots = transport.channel(host, enginePort, 1004, "gateway-snapshots");
+        final String gatewayDropCopy = transport.channel(host, enginePort, 1005, "gateway-drop-copy");
 
         out.println("warpbus demo: a matching engine, a load generator, a market-data subscriber and a gateway " +
             "with a second load");
@@ -248,6 +247,7 @@ public final class DemoMain
             (durationS > 0 ? ", for " + durationS + " s" : ", until Ctrl-C") + ", the first " + warmupS +
             " s as warm-up");
         out.println("  idle             " + idle);
+        out.println("  transport        " + transport);
 
         final List<String> engineArgs = new ArrayList<>(List.of(
             "--order-entry", orders, "--execution-reports", reports, "--market-data", marketData,
@@ -390,6 +390,11 @@ public final class DemoMain
 
         return finish(List.of(gatewayLoad, client, gateway, engine, md), problems, System.nanoTime() - startNs,
             latency);
+    }
+
+    private static DemoTransport transport(final Options options)
+    {
+        return DemoTransport.choose(Runtime.getRuntime().availableProcessors(), options.string("transport", null));
     }
 
     private static IdlePlan idlePlan(final Options options)

@@ -50,8 +50,9 @@ import org.agrona.ExpandableDirectByteBuffer;
  * </pre>
  * A checkpoint is written to a temporary file, forced to disk and renamed into place, so a crash leaves either the
  * whole file or none; the newest {@value #KEEP} are kept. Loading takes the newest file that is whole (magic, length
- * and checksum) and falls back to older ones. Writing runs on the engine's thread between two commands and takes
- * as long as serialising the books (milliseconds for tens of thousands of orders); it is not the hot path.
+ * and checksum) and falls back to older ones. Encoding runs on the engine's thread between two commands and takes
+ * as long as serialising the books (milliseconds for tens of thousands of orders); the engine's periodic checkpoints
+ * leave the file, its force to disk and the rename to a {@link CheckpointWriter}'s thread.
  */
 final class CheckpointStore
 {
@@ -67,7 +68,7 @@ final class CheckpointStore
     private final Path directory;
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(64 * 1024);
     private final CRC32C crc = new CRC32C();
-    private long lastWrittenSequence = Long.MIN_VALUE;
+    private volatile long lastWrittenSequence = Long.MIN_VALUE;
 
     /**
      * What {@link #loadLatest} found; the engine's encoded state stays in the loader's buffer until the next call.
@@ -127,7 +128,23 @@ final class CheckpointStore
         {
             return false;
         }
-        final ExpandableDirectByteBuffer buffer = this.buffer;
+        writeFile(buffer, encode(buffer, engine, journalSequence, output, instruments), journalSequence);
+        return true;
+    }
+
+    /**
+     * Encode a checkpoint of the state after journal record {@code journalSequence}, checksum included.
+     *
+     * @param buffer receives it from index 0.
+     * @return its length.
+     */
+    int encode(
+        final ExpandableDirectByteBuffer buffer,
+        final MatchingEngine engine,
+        final long journalSequence,
+        final EngineOutput output,
+        final InstrumentTable instruments)
+    {
         final int count = instruments.count();
         int offset = 0;
         buffer.putInt(offset, MAGIC, ByteOrder.LITTLE_ENDIAN);
@@ -155,9 +172,21 @@ final class CheckpointStore
             buffer.checkLimit(offset + 16 + reports * ReportRoute.REPORT_LENGTH + 4);
             offset += 16 + route.copyHistory(buffer, offset + 16);
         }
-        buffer.putInt(offset, checksum(offset), ByteOrder.LITTLE_ENDIAN);
-        final int length = offset + 4;
+        buffer.putInt(offset, checksum(buffer, offset), ByteOrder.LITTLE_ENDIAN);
+        return offset + 4;
+    }
 
+    /**
+     * Write an encoded checkpoint to its file: a temporary file forced to disk, then renamed into place; the
+     * older ones beyond {@value #KEEP} are deleted. From any one thread at a time.
+     *
+     * @param buffer          holds it from index 0.
+     * @param length          its length.
+     * @param journalSequence the journal record it follows.
+     * @throws UncheckedIOException when it cannot be written; older checkpoints are untouched.
+     */
+    void writeFile(final ExpandableDirectByteBuffer buffer, final int length, final long journalSequence)
+    {
         final Path file = directory.resolve(name(journalSequence));
         final Path temporary = directory.resolve(name(journalSequence) + ".tmp");
         try
@@ -181,7 +210,16 @@ final class CheckpointStore
         {
             throw new UncheckedIOException("cannot write checkpoint " + file, ex);
         }
-        return true;
+    }
+
+    /**
+     * The journal record the newest checkpoint written or loaded follows.
+     *
+     * @return the sequence, {@link Long#MIN_VALUE} before any.
+     */
+    long lastWrittenSequence()
+    {
+        return lastWrittenSequence;
     }
 
     /**
@@ -253,7 +291,7 @@ final class CheckpointStore
         }
         if (MAGIC != buffer.getInt(0, ByteOrder.LITTLE_ENDIAN) ||
             VERSION != buffer.getInt(4, ByteOrder.LITTLE_ENDIAN) ||
-            checksum(length - 4) != buffer.getInt(length - 4, ByteOrder.LITTLE_ENDIAN))
+            checksum(buffer, length - 4) != buffer.getInt(length - 4, ByteOrder.LITTLE_ENDIAN))
         {
             return null;
         }
@@ -311,7 +349,7 @@ final class CheckpointStore
             lastExecIds, reportsOffsets, reportCounts);
     }
 
-    private int checksum(final int length)
+    private int checksum(final ExpandableDirectByteBuffer buffer, final int length)
     {
         crc.reset();
         final ByteBuffer bytes = buffer.byteBuffer().duplicate();

@@ -22,6 +22,7 @@ import io.warpbus.matching.Instrument;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.engine.MatchingEngine;
 import org.agrona.CloseHelper;
+import org.agrona.ExpandableDirectByteBuffer;
 
 /**
  * The engine service's event sourcing: the {@link CommandJournal} every inbound message is appended to before it is
@@ -37,6 +38,7 @@ final class EngineRecovery implements AutoCloseable
     private final EngineContext context;
     private final CommandJournal journal;
     private final CheckpointStore checkpoints;
+    private final CheckpointWriter writer;
     private long recoveredCheckpointSequence = -1;
     private long replayedMessages;
 
@@ -56,6 +58,8 @@ final class EngineRecovery implements AutoCloseable
             throw ex;
         }
         this.checkpoints = checkpoints;
+        this.writer = null == checkpoints ? null :
+            new CheckpointWriter(checkpoints::writeFile, context.counters()::onError);
     }
 
     /**
@@ -120,7 +124,32 @@ final class EngineRecovery implements AutoCloseable
      */
     boolean takeCheckpoint(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
     {
-        return null != journal && checkpoints.write(engine, journal.lastSequence(), output, instruments);
+        return null != journal && writer.awaitIdle() &&
+            checkpoints.write(engine, journal.lastSequence(), output, instruments);
+    }
+
+    /**
+     * Hand a checkpoint of the state now to the writer's thread, unless one exists for the last journaled message.
+     *
+     * @return false while the previous one is still being written.
+     */
+    boolean offerCheckpoint(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
+    {
+        if (null == journal)
+        {
+            return true;
+        }
+        final ExpandableDirectByteBuffer buffer = writer.claim();
+        if (null == buffer)
+        {
+            return false;
+        }
+        final long sequence = journal.lastSequence();
+        if (sequence != checkpoints.lastWrittenSequence())
+        {
+            writer.commit(checkpoints.encode(buffer, engine, sequence, output, instruments), sequence);
+        }
+        return true;
     }
 
     long recoveredCheckpointSequence()
@@ -141,7 +170,7 @@ final class EngineRecovery implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietClose(journal);
+        CloseHelper.quietCloseAll(writer, journal);
     }
 
     private void define(final MatchingEngine engine)

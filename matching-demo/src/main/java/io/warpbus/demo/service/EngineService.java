@@ -194,13 +194,10 @@ public final class EngineService implements Agent
             work++;
         }
         work += heartbeats.onDeadline(nowNs);
-        if (null != recovery.journal() && nowNs - nextCheckpointNs >= 0)
+        if (null != recovery.journal() && nowNs - nextCheckpointNs >= 0 && offerCheckpoint())
         {
             nextCheckpointNs = nowNs + context.checkpointIntervalNs();
-            if (takeCheckpoint())
-            {
-                work++;
-            }
+            work++;
         }
 
         return work;
@@ -231,10 +228,24 @@ public final class EngineService implements Agent
         }
     }
 
+    private boolean offerCheckpoint()
+    {
+        try
+        {
+            return recovery.offerCheckpoint(engine, output, instruments);
+        }
+        catch (final RuntimeException ex)
+        {
+            context.counters().onError(ex);
+            return true;
+        }
+    }
+
     /**
-     * Write a checkpoint of the state now, unless one exists for the last journaled message; on the service's
-     * thread (the duty cycle does it every {@link EngineContext#checkpointIntervalNs(long)}). A failure is recorded
-     * in the error log and leaves the older checkpoints in place.
+     * Write a checkpoint of the state now, unless one exists for the last journaled message, on the calling
+     * thread, after the periodic one in flight (if any). The duty cycle encodes one every
+     * {@link EngineContext#checkpointIntervalNs(long)} and leaves the file to the checkpoint writer's thread. A
+     * failure is recorded in the error log and leaves the older checkpoints in place.
      *
      * @return true if a checkpoint was written; false also when not journaling.
      */

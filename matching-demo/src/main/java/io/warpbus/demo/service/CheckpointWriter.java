@@ -97,15 +97,17 @@ final class CheckpointWriter implements AutoCloseable
     }
 
     /**
-     * Wait until no checkpoint is being written, so that the caller may use the store itself.
+     * Wait until no checkpoint is being written, so that the caller may use the store itself: from the engine's
+     * thread, or once it has stopped.
      *
-     * @return false when the writer stopped with one still pending.
+     * @return false when one is still pending after {@value #CLOSE_TIMEOUT_MS} ms or the writer stopped.
      */
     boolean awaitIdle()
     {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
         while (PENDING == state.get())
         {
-            if (!thread.isAlive())
+            if (!thread.isAlive() || System.nanoTime() - deadlineNs > 0)
             {
                 return false;
             }
@@ -134,9 +136,9 @@ final class CheckpointWriter implements AutoCloseable
                 {
                     sink.write(buffer, length, sequence);
                 }
-                catch (final RuntimeException ex)
+                catch (final Throwable ex)
                 {
-                    errorHandler.onError(ex);
+                    report(ex);
                 }
                 finally
                 {
@@ -147,6 +149,19 @@ final class CheckpointWriter implements AutoCloseable
             {
                 LockSupport.parkNanos(this, IDLE_PARK_NS);
             }
+        }
+    }
+
+    private void report(final Throwable failure)
+    {
+        try
+        {
+            errorHandler.onError(failure);
+        }
+        catch (final RuntimeException ex)
+        {
+            // The error log failed too: the thread must live on for the next checkpoint.
+            failure.addSuppressed(ex);
         }
     }
 

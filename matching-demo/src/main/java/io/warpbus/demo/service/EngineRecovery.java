@@ -48,18 +48,20 @@ final class EngineRecovery implements AutoCloseable
         final Path directory = context.journalDirectory();
         this.journal = null == directory ? null : new CommandJournal(directory);
         CheckpointStore checkpoints = null;
+        CheckpointWriter writer = null;
         try
         {
             checkpoints = null == journal ? null : new CheckpointStore(directory.resolve("engine-snapshots"));
+            writer = null == checkpoints ? null :
+                new CheckpointWriter(checkpoints::writeFile, context.counters()::onError);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             CloseHelper.quietClose(journal);
             throw ex;
         }
         this.checkpoints = checkpoints;
-        this.writer = null == checkpoints ? null :
-            new CheckpointWriter(checkpoints::writeFile, context.counters()::onError);
+        this.writer = writer;
     }
 
     /**
@@ -124,8 +126,16 @@ final class EngineRecovery implements AutoCloseable
      */
     boolean takeCheckpoint(final MatchingEngine engine, final EngineOutput output, final InstrumentTable instruments)
     {
-        return null != journal && writer.awaitIdle() &&
-            checkpoints.write(engine, journal.lastSequence(), output, instruments);
+        if (null == journal)
+        {
+            return false;
+        }
+        if (!writer.awaitIdle())
+        {
+            throw new IllegalStateException("the checkpoint writer's thread still holds a checkpoint (or stopped); " +
+                "not writing another under " + checkpoints.directory());
+        }
+        return checkpoints.write(engine, journal.lastSequence(), output, instruments);
     }
 
     /**

@@ -243,7 +243,8 @@ public final class EngineService implements Agent
 
     /**
      * Write a checkpoint of the state now, unless one exists for the last journaled message, on the calling
-     * thread, after the periodic one in flight (if any). The duty cycle encodes one every
+     * thread (the duty cycle's, or any once the duty cycle has stopped), after the periodic one in flight (if
+     * any). The duty cycle encodes one every
      * {@link EngineContext#checkpointIntervalNs(long)} and leaves the file to the checkpoint writer's thread. A
      * failure is recorded in the error log and leaves the older checkpoints in place.
      *

@@ -80,6 +80,10 @@ class CheckpointWriterTest
             {
                 throw new UncheckedIOException(new java.io.IOException("disk full"));
             }
+            if (8 == sequence)
+            {
+                throw new LinkageError("an error, not an exception");
+            }
             written.add(String.valueOf(sequence));
         }, errors::add))
         {
@@ -90,7 +94,12 @@ class CheckpointWriterTest
 
             writer.commit(writer.claim().putStringWithoutLengthAscii(0, "b"), 8);
             assertTrue(writer.awaitIdle());
-            assertEquals(List.of("8"), written);
+            assertEquals(2, errors.size());
+            assertEquals("an error, not an exception", errors.get(1).getMessage());
+
+            writer.commit(writer.claim().putStringWithoutLengthAscii(0, "c"), 9);
+            assertTrue(writer.awaitIdle(), "the thread lives on after an Error");
+            assertEquals(List.of("9"), written);
         }
     }
 

@@ -72,7 +72,7 @@ final class IpcSubscriberLink extends SubscriberLink
         this.log = log.buffer;
         this.trailer = ringCapacity;
         this.rendezvous = rendezvous;
-        this.readsLog = SlowConsumerPolicy.CONFLATE != policy && null != log.file;
+        this.readsLog = SlowConsumerPolicy.CONFLATE != policy;
         this.logWindow = log.windowLength;
     }
 

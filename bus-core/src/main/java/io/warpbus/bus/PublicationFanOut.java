@@ -15,6 +15,7 @@
  */
 package io.warpbus.bus;
 
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -248,9 +249,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             log.subscriberCount = subscribers;
         }
-        if (log.absentDurableCount != durables.absentCount())
+        final int absentDurables = durables.absentCount();
+        if (log.absentDurableCount != absentDurables)
         {
-            log.absentDurableCount = durables.absentCount();
+            log.absentDurableCount = absentDurables;
         }
         if (log.slowestPosition != slowest)
         {
@@ -611,7 +613,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             {
                 log.deleteFile();
             }
-            catch (final java.io.IOException ex)
+            catch (final IOException ex)
             {
                 conductor.onError(new BusException("cannot delete the log of closed publication " + channel + " (" +
                     log.file + "): " + ex.getMessage() + "; the stream's next publisher deletes it", ex));

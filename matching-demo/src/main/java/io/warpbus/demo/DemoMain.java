@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -755,12 +756,27 @@ public final class DemoMain
         return builder.toString();
     }
 
+    /**
+     * A port free now that a child process listens on seconds later. It comes from below Linux's ephemeral range
+     * (32768 and up): one from that range can be taken meanwhile by the local end of any outgoing connection, and
+     * the child then fails with "Address already in use" (seen in CI).
+     */
     private static int freePort(final String host) throws IOException
     {
-        try (ServerSocket socket = new ServerSocket())
+        final InetAddress address = InetAddress.getByName(host);
+        for (int attempt = 0; attempt < 200; attempt++)
         {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
-            return socket.getLocalPort();
+            final int port = ThreadLocalRandom.current().nextInt(20_000, 32_768);
+            try (ServerSocket socket = new ServerSocket())
+            {
+                socket.bind(new InetSocketAddress(address, port));
+                return port;
+            }
+            catch (final IOException inUse)
+            {
+                // taken: try another
+            }
         }
+        throw new IOException("no free port on " + host + " in 20000-32767 after 200 attempts");
     }
 }

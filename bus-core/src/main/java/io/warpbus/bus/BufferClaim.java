@@ -74,6 +74,7 @@ public final class BufferClaim
     public void commit()
     {
         FrameDescriptor.commit(buffer, frameOffset, frameLength);
+        publication.claimCommitted();
         publication.eagerSend();
     }
 
@@ -82,8 +83,6 @@ public final class BufferClaim
      */
     public void abort()
     {
-        buffer.putShort(frameOffset + FrameDescriptor.TYPE_OFFSET, (short)FrameDescriptor.TYPE_PAD,
-            java.nio.ByteOrder.LITTLE_ENDIAN);
-        FrameDescriptor.commit(buffer, frameOffset, frameLength);
+        publication.abortClaim(frameOffset, frameLength);
     }
 }

@@ -42,6 +42,7 @@ public final class ExclusivePublication extends Publication
     public long offer(final DirectBuffer buffer, final int offset, final int length)
     {
         checkLength(length);
+        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = requiredLength(length);
         final int padding = padding(position, required);
@@ -92,6 +93,7 @@ public final class ExclusivePublication extends Publication
             throw new IllegalArgumentException("recorded frame of " + length + " bytes: must be in [0, " +
                 maxPayloadLength + "] on " + channel);
         }
+        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = FrameDescriptor.alignedLength(length);
         final int padding = padding(position, required);
@@ -112,6 +114,7 @@ public final class ExclusivePublication extends Publication
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId,
             recordedSessionId,
             timestampNs);
+        stampSequence(frameOffset);
         logBuffer.putBytes(frameOffset + FrameDescriptor.HEADER_LENGTH, buffer, offset, length);
         FrameDescriptor.commit(logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
         tailPosition = end;
@@ -127,6 +130,7 @@ public final class ExclusivePublication extends Publication
             throw new IllegalArgumentException("claim of " + length + " bytes: must be in [0, " + maxPayloadLength +
                 "] on " + channel);
         }
+        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = requiredLength(length);
         final int padding = padding(position, required);

@@ -140,12 +140,6 @@ final class IpcSubscriberLink extends SubscriberLink
     }
 
     @Override
-    boolean readsAhead()
-    {
-        return readsAhead;
-    }
-
-    @Override
     void onLogCleaned(final long cleanPosition)
     {
         if (readsAhead && ACTIVE == state)

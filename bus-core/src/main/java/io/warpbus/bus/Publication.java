@@ -491,8 +491,7 @@ public abstract class Publication implements AutoCloseable
      * commit stores (and conflating subscribers' copies) are the whole of the send, and waiting for the duty cycle
      * would be most of the latency.
      * Not while streaming (offers closer together than {@link #EAGER_GAP_NS}): then the duty cycle sends them in a
-     * batch, which is cheaper per message, and the next one comes soon anyway. Nor when every subscriber reads the
-     * log ahead of the commit: they have the frame already.
+     * batch, which is cheaper per message, and the next one comes soon anyway.
      */
     final void eagerSend()
     {
@@ -500,7 +499,7 @@ public abstract class Publication implements AutoCloseable
         final long timestamp = lastTimestampNs;
         final boolean streaming = timestamp - previousTimestampNs < EAGER_GAP_NS;
         previousTimestampNs = timestamp;
-        if (!streaming && null != fanOut && fanOut.conductor.isConductorThread() && fanOut.eagerSendUseful)
+        if (!streaming && null != fanOut && fanOut.conductor.isConductorThread())
         {
             fanOut.sendNow();
         }

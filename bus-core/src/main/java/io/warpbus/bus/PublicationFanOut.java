@@ -74,11 +74,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     private long closeDeadlineNs;
     private long observedPosition;
     private boolean released;
-    /**
-     * Does an offer on the bus's thread gain by sending at once ({@link Publication#eagerSend})? Not when every
-     * subscriber reads the log ahead of the commit: they have the frame already. Conductor thread only.
-     */
-    boolean eagerSendUseful;
 
     PublicationFanOut(final BusConductor conductor, final Publication publication, final BusCounters counters)
     {
@@ -191,7 +186,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         }
         final long published = log.published.get();
         boolean connected = false;
-        boolean eagerUseful = false;
         int subscribers = 0;
         long slowest = published;
         long blockingLimit = Long.MAX_VALUE;
@@ -231,7 +225,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 onDurableReturned(link);
             }
             connected = true;
-            eagerUseful |= !link.readsAhead();
             subscribers++;
             slowest = Math.min(slowest, published - link.lag(published));
             if (SlowConsumerPolicy.BLOCK == link.policy)
@@ -250,7 +243,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             }
         }
         updateLimit(connected, blockingLimit, published);
-        eagerSendUseful = eagerUseful;
         // Volatile stores are full fences on x86, five of them a cycle a measurable share of an IPC round trip:
         // each of these fields is written only when it changes.
         if (log.subscriberCount != subscribers)

@@ -189,17 +189,6 @@ abstract class SubscriberLink
      * @return the position.
      */
     /**
-     * Does the subscriber read the publisher's log ahead of the commit position (so that a send brings it nothing
-     * new but the commit it does not wait for)?
-     *
-     * @return true for an IPC subscriber reading an exclusive publisher's log in place.
-     */
-    boolean readsAhead()
-    {
-        return false;
-    }
-
-    /**
      * The log is zeroed up to a new position.
      *
      * @param cleanPosition the new clean position.

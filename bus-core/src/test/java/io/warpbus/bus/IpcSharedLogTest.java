@@ -170,40 +170,6 @@ class IpcSharedLogTest
     }
 
     @Test
-    void shouldSendAtOnceOnTheBusThreadOnlyForASubscriberThatWaitsForTheCommit() throws Exception
-    {
-        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final Subscription readsAhead = bus.addSubscription("warp:ipc?stream=38");
-        final ExclusivePublication alone = bus.addExclusivePublication("warp:ipc?stream=38");
-        final Subscription block = bus.addSubscription("warp:ipc?stream=39");
-        final Subscription conflate = bus.addSubscription("warp:ipc?stream=39|policy=conflate");
-        final ExclusivePublication mixed = bus.addExclusivePublication("warp:ipc?stream=39|conflation-key=" +
-            BusTestProcess.KEY_OFFSET + ":4");
-        await(() -> 1 == readsAhead.imageCount() && 1 == block.imageCount() && 1 == conflate.imageCount() &&
-            2 == mixed.subscriberCount(), "the subscribers to join");
-        final long[] seen = new long[3];
-        final FragmentHandler[] handlers = new FragmentHandler[3];
-        for (int i = 0; i < 3; i++)
-        {
-            final int index = i;
-            handlers[i] = (buffer, offset, length, header) -> seen[index] = buffer.getLong(offset);
-        }
-
-        // This thread runs the bus (INVOKER), and no duty cycle runs between the offers and the polls.
-        offerOnce(alone, 5);
-        offerOnce(mixed, 6);
-        assertEquals(1, readsAhead.poll(handlers[0], 10));
-        assertEquals(1, block.poll(handlers[1], 10));
-        assertEquals(1, conflate.poll(handlers[2], 10), "sent at once: the conflating ring gets a copy");
-        assertEquals(List.of(5L, 6L, 6L), List.of(seen[0], seen[1], seen[2]));
-        assertTrue(readsAhead.images()[0].commitPosition() < alone.position(),
-            "nothing sent where every subscriber reads ahead: it had the frame already");
-        assertEquals(mixed.position(), block.images()[0].commitPosition(), "sent at once to all");
-        bus.doWork();
-        assertEquals(alone.position(), readsAhead.images()[0].commitPosition(), "the duty cycle sends it");
-    }
-
-    @Test
     void shouldGiveAnAbortedClaimsSequenceBackAndRefuseASecondOpenClaim() throws Exception
     {
         launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);

@@ -74,7 +74,6 @@ public final class BufferClaim
     public void commit()
     {
         FrameDescriptor.commit(buffer, frameOffset, frameLength);
-        publication.claimCommitted();
         publication.eagerSend();
     }
 
@@ -83,6 +82,8 @@ public final class BufferClaim
      */
     public void abort()
     {
-        publication.abortClaim(frameOffset, frameLength);
+        buffer.putShort(frameOffset + FrameDescriptor.TYPE_OFFSET, (short)FrameDescriptor.TYPE_PAD,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        FrameDescriptor.commit(buffer, frameOffset, frameLength);
     }
 }

@@ -481,7 +481,7 @@ public final class Bus implements AutoCloseable
             {
                 IpcDirectory.removeLogs(stream);
                 log = LogBuffer.mapped(termLength, window,
-                    IpcDirectory.logFile(stream, ProcessHandle.current().pid(), sessionId), !concurrent);
+                    IpcDirectory.logFile(stream, ProcessHandle.current().pid(), sessionId));
                 created = true;
             }
             catch (final IOException | RuntimeException ex)
@@ -500,7 +500,7 @@ public final class Bus implements AutoCloseable
         else
         {
             ipcLock = null;
-            log = new LogBuffer(termLength, window, !concurrent);
+            log = new LogBuffer(termLength, window);
         }
         AtomicCounter backPressure = null;
         try

@@ -42,7 +42,6 @@ public final class ExclusivePublication extends Publication
     public long offer(final DirectBuffer buffer, final int offset, final int length)
     {
         checkLength(length);
-        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = requiredLength(length);
         final int padding = padding(position, required);
@@ -93,7 +92,6 @@ public final class ExclusivePublication extends Publication
             throw new IllegalArgumentException("recorded frame of " + length + " bytes: must be in [0, " +
                 maxPayloadLength + "] on " + channel);
         }
-        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = FrameDescriptor.alignedLength(length);
         final int padding = padding(position, required);
@@ -114,7 +112,6 @@ public final class ExclusivePublication extends Publication
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId,
             recordedSessionId,
             timestampNs);
-        stampSequence(frameOffset);
         logBuffer.putBytes(frameOffset + FrameDescriptor.HEADER_LENGTH, buffer, offset, length);
         FrameDescriptor.commit(logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
         tailPosition = end;
@@ -130,7 +127,6 @@ public final class ExclusivePublication extends Publication
             throw new IllegalArgumentException("claim of " + length + " bytes: must be in [0, " + maxPayloadLength +
                 "] on " + channel);
         }
-        checkNoOpenClaim();
         final long position = tailPosition;
         final int required = requiredLength(length);
         final int padding = padding(position, required);

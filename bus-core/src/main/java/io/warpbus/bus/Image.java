@@ -29,9 +29,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  * <p>
  * {@link #poll} reads frames below the ring's commit position (read with acquire semantics, so every byte below it
  * has been placed), checks each frame's sequence, and records how far it consumed; the bus returns that position
- * to the publisher as credit. An image reading an exclusive publisher's log in place reads each frame as soon as
- * its length is there instead (see {@link #readLimit}). Polled by one application thread; a new connection to the
- * same publisher (after a reconnect) is a new image that continues the sequence.
+ * to the publisher as credit. Polled by one application thread; a new connection to the same publisher (after a
+ * reconnect) is a new image that continues the sequence.
  */
 public final class Image
 {
@@ -52,11 +51,6 @@ public final class Image
     private final UnsafeBuffer control;
     private final int controlOffset;
     private int mask;
-    /**
-     * Reading an exclusive publisher's log in place: frames are read as soon as the writer commits them, below the
-     * read limit in the ring's metadata, rather than below the commit position (see {@link #readLimit}).
-     */
-    private boolean logInPlace;
     private final boolean conflating;
     private final ImageListener listener;
     private final Header header = new Header();
@@ -85,8 +79,7 @@ public final class Image
         final UnsafeBuffer control,
         final int controlOffset,
         final JoinPolicy.JoinPoint join,
-        final AtomicCounter positionCounter,
-        final boolean logInPlace)
+        final AtomicCounter positionCounter)
     {
         final long initialPosition = join.position();
         final long initialSequence = join.sequence();
@@ -98,7 +91,6 @@ public final class Image
         this.mask = capacity - 1;
         this.control = control;
         this.controlOffset = controlOffset;
-        this.logInPlace = logInPlace;
         this.conflating = SlowConsumerPolicy.CONFLATE == subscription.policy();
         this.listener = subscription.listener();
         this.position = initialPosition;
@@ -130,18 +122,13 @@ public final class Image
         try
         {
             reportPendingGap(position);
-            final long readLimit = readLimit();
-            final long bound = readLimit > 0 ? readLimit : commitPosition();
+            final long commit = commitPosition();
             final UnsafeBuffer ring = this.ring;
-            while (fragments < fragmentLimit && position < bound)
+            while (fragments < fragmentLimit && position < commit)
             {
                 final int offset = (int)position & mask;
-                final int length = frameLength(ring, offset, readLimit);
-                if (0 == length && readLimit > 0)
-                {
-                    break;
-                }
-                final int aligned = checkedAlignedLength(offset, length, position, bound);
+                final int length = FrameDescriptor.frameLength(ring, offset);
+                final int aligned = checkedAlignedLength(offset, length, position, commit);
                 if (aligned < 0)
                 {
                     break;
@@ -188,18 +175,13 @@ public final class Image
         try
         {
             reportPendingGap(position);
-            final long readLimit = readLimit();
-            final long bound = readLimit > 0 ? readLimit : commitPosition();
+            final long commit = commitPosition();
             final UnsafeBuffer ring = this.ring;
-            while (fragments < fragmentLimit && position < bound)
+            while (fragments < fragmentLimit && position < commit)
             {
                 final int offset = (int)position & mask;
-                final int length = frameLength(ring, offset, readLimit);
-                if (0 == length && readLimit > 0)
-                {
-                    break;
-                }
-                final int aligned = checkedAlignedLength(offset, length, position, bound);
+                final int length = FrameDescriptor.frameLength(ring, offset);
+                final int aligned = checkedAlignedLength(offset, length, position, commit);
                 if (aligned < 0)
                 {
                     break;
@@ -401,10 +383,9 @@ public final class Image
     }
 
     /**
-     * Has everything the publisher committed to this image been consumed? An image reading its publisher's log
-     * ahead of the commit may find frames committed since.
+     * Has everything committed to the ring been consumed?
      *
-     * @return true when the next poll would find nothing below the commit position now.
+     * @return true when the next poll would find nothing now.
      */
     public boolean isDrained()
     {
@@ -414,27 +395,6 @@ public final class Image
     AtomicCounter positionCounter()
     {
         return positionCounter;
-    }
-
-    /**
-     * Where an image reading its publisher's log in place may read committed frames without waiting for the commit
-     * position: the end of the log's clean region, as the publisher last stored it (a line it writes once a term,
-     * so that a poll costs the subscriber one cache miss, the frame's, rather than two). The writer stamped the
-     * frames' sequences before committing them, and the log is zeroed up to there, so a frame whose length is there
-     * is whole and current. 0 (read below the commit position) for every other image, and from the moment the
-     * publisher drops this one.
-     *
-     * @return the limit, or 0.
-     */
-    private long readLimit()
-    {
-        return logInPlace ? control.getLongVolatile(controlOffset + RingDescriptor.LOG_READ_LIMIT_OFFSET) : 0;
-    }
-
-    private static int frameLength(final UnsafeBuffer frames, final int offset, final long readLimit)
-    {
-        return readLimit > 0 ? FrameDescriptor.frameLengthVolatile(frames, offset) :
-            FrameDescriptor.frameLength(frames, offset);
     }
 
     long commitPosition()
@@ -497,7 +457,6 @@ public final class Image
         this.ring = frames;
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.logInPlace = false;
         state.set(ACTIVE);
         return true;
     }
@@ -583,7 +542,7 @@ public final class Image
         if (tooShort || aligned > capacity - offset || position + aligned > commit)
         {
             final String reason = "corrupt frame in the ring at position " + position + ": length " + length +
-                (logInPlace ? " (reading the publisher's log in place below " : " (commit position ") + commit + ")";
+                " (commit position " + commit + ")";
             closeReason = reason;
             state.set(CLOSED);
             subscription.onCorruptImage(this, reason);

@@ -33,10 +33,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  * A block or drop subscriber reads the frames in the publisher's log file itself, where the writer put them: the
  * log is its ring (ring position equals log position for these policies), so nothing is copied per subscriber and
  * the ring's own frame area is only the measure of its flow-control window. The publication keeps the log for it
- * up to its consumed position rather than to what was sent ({@link #completedLogPosition}). When the publication is
- * exclusive, its writer stamps each frame's sequence, and such a subscriber reads each frame as soon as it is
- * committed, without waiting for this link's commit position: below a read limit kept at the log's clean position,
- * which changes once a term (see {@code Image}). A conflating
+ * up to its consumed position rather than to what was sent ({@link #completedLogPosition}). A conflating
  * subscriber receives selected frames, so the conductor copies them into its ring, the same data path as RDMA
  * Write minus the network.
  */
@@ -46,16 +43,10 @@ final class IpcSubscriberLink extends SubscriberLink
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer ring;
     private final UnsafeBuffer log;
-    private final LogBuffer logBuffer;
     private final int trailer;
     private final IpcRendezvous rendezvous;
     /** Does the subscriber read the publisher's log in place (block and drop), rather than a copy in its ring? */
     private final boolean readsLog;
-    /**
-     * Does it also read the log's frames as soon as they are committed (the writer stamps their sequences), below
-     * the read limit this link keeps at the log's clean position, rather than below the commit position?
-     */
-    private final boolean readsAhead;
     private final int logWindow;
     /** Dropped while reading the log in place: its unconsumed frames were moved into its ring (see close). */
     private boolean movedOut;
@@ -79,11 +70,9 @@ final class IpcSubscriberLink extends SubscriberLink
         this.mapped = mapped;
         this.ring = new UnsafeBuffer(mapped);
         this.log = log.buffer;
-        this.logBuffer = log;
         this.trailer = ringCapacity;
         this.rendezvous = rendezvous;
         this.readsLog = SlowConsumerPolicy.CONFLATE != policy;
-        this.readsAhead = readsLog && log.writerSequences;
         this.logWindow = log.windowLength;
     }
 
@@ -130,21 +119,9 @@ final class IpcSubscriberLink extends SubscriberLink
             lastHeardNs = nowNs;
         }
         final long position = ring.getLongVolatile(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET);
-        // One reading ahead may have consumed frames not yet sent to it; a credit past what this cycle's scan
-        // published (frames committed since) is taken at a later cycle. The bound is this thread's own position, so
-        // the check reads no line the writer stores to on every offer.
-        if (position >= consumed && position <= (readsAhead ? logBuffer.published.get() : ringPosition))
+        if (position >= consumed && position <= ringPosition)
         {
             consumed = position;
-        }
-    }
-
-    @Override
-    void onLogCleaned(final long cleanPosition)
-    {
-        if (readsAhead && ACTIVE == state)
-        {
-            ring.putLongOrdered(trailer + RingDescriptor.LOG_READ_LIMIT_OFFSET, cleanPosition);
         }
     }
 
@@ -226,9 +203,6 @@ final class IpcSubscriberLink extends SubscriberLink
      */
     private void moveUnconsumedFrames()
     {
-        // From its next poll it reads below the commit position only; one in progress may read on in the log, which
-        // stays held from the consumed position read below until the subscriber lets go.
-        ring.putLongOrdered(trailer + RingDescriptor.LOG_READ_LIMIT_OFFSET, 0);
         final long logMask = logWindow - 1;
         long position = consumed;
         while (position < committed)
@@ -267,7 +241,6 @@ final class IpcSubscriberLink extends SubscriberLink
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, position);
         ring.putLong(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
         ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, readsLog ? logWindow : 0);
-        ring.putLong(trailer + RingDescriptor.LOG_READ_LIMIT_OFFSET, readsAhead ? logBuffer.cleanPosition : 0);
         ring.putLong(trailer + RingDescriptor.LOG_PID_OFFSET, ProcessHandle.current().pid());
         ring.putInt(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 0);
         ring.putLongOrdered(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, nowMs);

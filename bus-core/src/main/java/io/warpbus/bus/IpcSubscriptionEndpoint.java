@@ -116,7 +116,6 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         RingDescriptor.putReplayEndpoint(ring, trailer, channel.text("announce-replay", ""));
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, resumeSession);
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, 0);
-        ring.putLong(trailer + RingDescriptor.LOG_READ_LIMIT_OFFSET, 0);
         ring.putLongOrdered(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, RingDescriptor.PUBLISHER_NONE);
         ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_READY);
@@ -220,7 +219,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         image = new Image(subscription, session, "ipc:" + file.getFileName(), frames, framesCapacity, ring, trailer,
             new JoinPolicy.JoinPoint(position, sequence, gapFrom, gapTo),
-            conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"), 0 != logWindow);
+            conductor.counters().imagePosition(subscription.registrationId(), channel, session, "ipc"));
         image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         state = CONNECTED;
         connectedAtNs = nowNs;

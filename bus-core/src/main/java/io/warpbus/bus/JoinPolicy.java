@@ -158,15 +158,6 @@ final class JoinPolicy
      */
     JoinPoint joinPoint(final SubscribeHandshake.Request request, final long place)
     {
-        if (request.resumeSequence() >= 0 && log.writerSequences)
-        {
-            // A subscriber reading the log ahead of the scan may have seen frames not published yet: publish all
-            // that is committed first, so that it resumes where it stopped, not at an older published position.
-            while (sequencer.scan() > 0)
-            {
-                Thread.onSpinWait();
-            }
-        }
         final long published = log.published.get();
         final long nextSequence = sequencer.nextSequence();
         if (request.resumeSequence() < 0)

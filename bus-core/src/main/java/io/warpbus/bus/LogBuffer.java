@@ -35,8 +35,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   ^ cleanPosition - window   ^                      ^ published   ^ tail    ^ cleanPosition (= writers' ceiling)
  * </pre>
  * Writers (one for an exclusive publication, any number for a concurrent one) claim at the tail, write the frame
- * and commit it. The conductor alone advances {@code published} over committed frames (stamping sequences, unless
- * the writer did: see {@link #writerSequences}), zeroes
+ * and commit it. The conductor alone advances {@code published} over committed frames (stamping sequences), zeroes
  * the term ahead of the writers, and sets {@code limit}, the writers' ceiling: the slowest blocking subscriber's
  * room, and never past the clean region.
  * <p>
@@ -74,28 +73,13 @@ final class LogBuffer
     MemoryRegion region;
     /** The file an IPC log is mapped from, or null for a log in process memory. */
     final Path file;
-    /**
-     * The writer stamps each frame's sequence before committing it (an exclusive publication: one writer, so its
-     * claims are in log order); otherwise the conductor stamps them as it publishes (concurrent writers).
-     */
-    final boolean writerSequences;
 
     LogBuffer(final int termLength, final int windowLength)
     {
-        this(termLength, windowLength, false);
+        this(termLength, windowLength, ByteBuffer.allocateDirect(windowLength), null);
     }
 
-    LogBuffer(final int termLength, final int windowLength, final boolean writerSequences)
-    {
-        this(termLength, windowLength, ByteBuffer.allocateDirect(windowLength), null, writerSequences);
-    }
-
-    private LogBuffer(
-        final int termLength,
-        final int windowLength,
-        final ByteBuffer byteBuffer,
-        final Path file,
-        final boolean writerSequences)
+    private LogBuffer(final int termLength, final int windowLength, final ByteBuffer byteBuffer, final Path file)
     {
         this.termLength = termLength;
         this.termMask = termLength - 1;
@@ -105,7 +89,6 @@ final class LogBuffer
         this.buffer = new UnsafeBuffer(byteBuffer);
         this.cleanPosition = 2L * termLength;
         this.file = file;
-        this.writerSequences = writerSequences;
     }
 
     /**
@@ -116,12 +99,10 @@ final class LogBuffer
      * @param termLength   frames never cross a multiple of this.
      * @param windowLength the file's length.
      * @param file         where; it must not exist.
-     * @param writerSequences the writer stamps sequences (see {@link #writerSequences}).
      * @return the log.
      * @throws IOException when the file cannot be created or filled (it is then deleted).
      */
-    static LogBuffer mapped(final int termLength, final int windowLength, final Path file,
-        final boolean writerSequences) throws IOException
+    static LogBuffer mapped(final int termLength, final int windowLength, final Path file) throws IOException
     {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
             StandardOpenOption.WRITE))
@@ -133,7 +114,7 @@ final class LogBuffer
                 position += channel.write(zeroes, position);
             }
             return new LogBuffer(termLength, windowLength, channel.map(FileChannel.MapMode.READ_WRITE, 0,
-                windowLength), file, writerSequences);
+                windowLength), file);
         }
         catch (final IOException | RuntimeException ex)
         {

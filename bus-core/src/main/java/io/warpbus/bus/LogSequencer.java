@@ -21,8 +21,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * Advances a publication's published position over the frames its writers have committed, stamping each data
- * frame with the next stream sequence in log order (or, where the writer stamped them, following the sequences it
- * finds), and counts what it published. Conductor thread only.
+ * frame with the next stream sequence in log order, and counts what it published. Conductor thread only.
  */
 final class LogSequencer
 {
@@ -65,7 +64,6 @@ final class LogSequencer
     int scan()
     {
         final UnsafeBuffer buffer = log.buffer;
-        final boolean writerSequences = log.writerSequences;
         final long ceiling = log.cleanPosition;
         long position = log.published.get();
         int frames = 0;
@@ -79,17 +77,9 @@ final class LogSequencer
             {
                 break;
             }
-            final int type = FrameDescriptor.type(buffer, offset);
-            if (FrameDescriptor.TYPE_DATA == type)
+            if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(buffer, offset))
             {
-                if (writerSequences)
-                {
-                    nextSequence = FrameDescriptor.sequence(buffer, offset) + 1;
-                }
-                else
-                {
-                    FrameDescriptor.sequence(buffer, offset, nextSequence++);
-                }
+                FrameDescriptor.sequence(buffer, offset, nextSequence++);
                 messages++;
                 bytes += length - FrameDescriptor.HEADER_LENGTH;
             }

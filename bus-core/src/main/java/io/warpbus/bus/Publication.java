@@ -15,8 +15,6 @@
  */
 package io.warpbus.bus;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.status.SystemCounterDescriptor;
 import org.agrona.DirectBuffer;
@@ -104,10 +102,6 @@ public abstract class Publication implements AutoCloseable
     private long lastTimestampNs;
     private long previousTimestampNs;
     PublicationFanOut fanOut;
-    /** The writer stamps sequences ({@link LogBuffer#writerSequences}): the next frame's. */
-    long nextSequence;
-    /** The writer stamps sequences and a claim is open: until it is committed or aborted, nothing else is claimed. */
-    private final AtomicBoolean claimOpen = new AtomicBoolean();
 
     Publication(
         final Bus bus,
@@ -132,7 +126,6 @@ public abstract class Publication implements AutoCloseable
         this.clock = bus.context().epochNanoClock();
         this.cycleClock = channel.cycleTimestamps() ? bus.conductor() : null;
         this.backPressureEvents = backPressureEvents;
-        this.nextSequence = channel.number("initial-sequence", 0);
     }
 
     /**
@@ -148,9 +141,7 @@ public abstract class Publication implements AutoCloseable
     public abstract long offer(DirectBuffer buffer, int offset, int length);
 
     /**
-     * Claim space for a message of at most {@link #maxPayloadLength()} bytes to write in place. On an
-     * {@link ExclusivePublication} the claim takes the message's sequence at once, so it must be committed or
-     * aborted before the next offer or claim (they throw {@link IllegalStateException} until then).
+     * Claim space for a message of at most {@link #maxPayloadLength()} bytes to write in place.
      *
      * @param length message length.
      * @param claim  set up over the claimed space on success.
@@ -405,7 +396,6 @@ public abstract class Publication implements AutoCloseable
             final int frameOffset = this.log.offset(next);
             FrameDescriptor.putHeader(log, frameOffset, FrameDescriptor.TYPE_DATA, flags, streamId, sessionId,
                 timestamp);
-            stampSequence(frameOffset);
             log.putBytes(frameOffset + FrameDescriptor.HEADER_LENGTH, buffer, source, chunk);
             FrameDescriptor.commit(log, frameOffset, FrameDescriptor.HEADER_LENGTH + chunk);
             next += FrameDescriptor.alignedLength(chunk);
@@ -426,63 +416,7 @@ public abstract class Publication implements AutoCloseable
         lastTimestampNs = timestamp;
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA,
             FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, timestamp);
-        stampSequence(frameOffset);
-        if (log.writerSequences)
-        {
-            claimOpen.lazySet(true);
-        }
         claim.wrap(this, logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);
-    }
-
-    /**
-     * Refuse to claim while a claim is open where the writer stamps sequences: a claim aborted after a later one
-     * would leave its sequence as a hole that subscribers, journals and replays would take for a loss.
-     *
-     * @throws IllegalStateException when a claim is open.
-     */
-    final void checkNoOpenClaim()
-    {
-        if (claimOpen.get())
-        {
-            throw new IllegalStateException("a claim on " + channel + " is still open: an exclusive publication's " +
-                "claim must be committed or aborted before its next offer or claim");
-        }
-    }
-
-    /**
-     * A claim was committed.
-     */
-    final void claimCommitted()
-    {
-        claimOpen.lazySet(false);
-    }
-
-    /**
-     * Stamp the next sequence on a data frame about to be committed, when this publication's single writer does
-     * (its frames are claimed in log order, so IPC subscribers can read them before the conductor has seen them).
-     */
-    final void stampSequence(final int frameOffset)
-    {
-        if (log.writerSequences)
-        {
-            FrameDescriptor.sequence(logBuffer, frameOffset, nextSequence++);
-        }
-    }
-
-    /**
-     * Turn a claimed frame into padding. Where the writer stamps sequences, the claim is the last one stamped (see
-     * {@link #checkNoOpenClaim}) and gives its sequence back to the next message.
-     */
-    final void abortClaim(final int frameOffset, final int frameLength)
-    {
-        if (log.writerSequences)
-        {
-            nextSequence--;
-        }
-        logBuffer.putShort(frameOffset + FrameDescriptor.TYPE_OFFSET, (short)FrameDescriptor.TYPE_PAD,
-            java.nio.ByteOrder.LITTLE_ENDIAN);
-        FrameDescriptor.commit(logBuffer, frameOffset, frameLength);
-        claimOpen.lazySet(false);
     }
 
     /**

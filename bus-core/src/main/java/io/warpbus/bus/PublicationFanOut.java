@@ -317,10 +317,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             cleanProgress = 0;
             log.cleanPosition += log.termLength;
-            for (int i = links.size() - 1; i >= 0; i--)
-            {
-                links.get(i).onLogCleaned(log.cleanPosition);
-            }
         }
         return 1;
     }

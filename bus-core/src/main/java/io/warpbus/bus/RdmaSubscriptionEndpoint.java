@@ -219,7 +219,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             capacity, new JoinPolicy.JoinPoint(reply.initialPosition(), reply.initialSequence(), reply.gapFrom(),
             reply.gapTo()),
             conductor.counters().imagePosition(subscription.registrationId(), channel, reply.sessionId(),
-            channel.endpoint().toString()), false);
+            channel.endpoint().toString()));
         image.replayEndpoint(reply.replayEndpoint());
         subscription.listener().onAvailable(image);
         subscription.addImage(image);

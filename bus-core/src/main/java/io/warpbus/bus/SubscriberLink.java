@@ -110,7 +110,7 @@ abstract class SubscriberLink
     final String dropReason(final long published, final long nowNs)
     {
         final long lag = published - consumed;
-        if (consumed != progressPosition || lag <= 0)
+        if (consumed != progressPosition || 0 == lag)
         {
             progressPosition = consumed;
             progressNs = nowNs;
@@ -188,15 +188,6 @@ abstract class SubscriberLink
      *
      * @return the position.
      */
-    /**
-     * The log is zeroed up to a new position.
-     *
-     * @param cleanPosition the new clean position.
-     */
-    void onLogCleaned(final long cleanPosition)
-    {
-    }
-
     long heldLogPosition()
     {
         return Long.MAX_VALUE;
@@ -385,8 +376,7 @@ abstract class SubscriberLink
     /** Lag of the subscriber behind the published log, in bytes. */
     final long lag(final long published)
     {
-        // A subscriber reading the log ahead of the conductor may have consumed past what it has published yet.
-        return Math.max(0, published - (SlowConsumerPolicy.CONFLATE == policy ? logPosition : consumed));
+        return published - (SlowConsumerPolicy.CONFLATE == policy ? logPosition : consumed);
     }
 
     @Override

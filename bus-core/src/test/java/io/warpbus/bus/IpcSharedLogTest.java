@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -124,102 +122,6 @@ class IpcSharedLogTest
 
         publication.close();
         await(() -> !Files.exists(log), "the closed publication to delete its log");
-    }
-
-    @Test
-    void shouldReadAnExclusivePublishersFrameBeforeItsConductorHasSeenIt() throws Exception
-    {
-        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final Subscription exclusiveReader = bus.addSubscription("warp:ipc?stream=35");
-        final Subscription concurrentReader = bus.addSubscription("warp:ipc?stream=36");
-        final ExclusivePublication exclusive = bus.addExclusivePublication("warp:ipc?stream=35");
-        final ConcurrentPublication concurrent = bus.addPublication("warp:ipc?stream=36");
-        await(() -> exclusive.isConnected() && concurrent.isConnected() && 1 == exclusiveReader.imageCount() &&
-            1 == concurrentReader.imageCount(), "both subscribers to join");
-
-        // Offered from a thread that is not the bus's, so that nothing sends it, and polled with no duty cycle run.
-        final long[] values = { 7, 8 };
-        CompletableFuture.runAsync(() ->
-        {
-            offerOnce(exclusive, values[0]);
-            offerOnce(concurrent, values[1]);
-        }).get(10, TimeUnit.SECONDS);
-        final List<Long> exclusiveSeen = new ArrayList<>();
-        final List<Long> concurrentSeen = new ArrayList<>();
-        final FragmentHandler toExclusive = (buffer, offset, length, header) ->
-            exclusiveSeen.add(header.sequence() * 1000 + buffer.getLong(offset));
-        final FragmentHandler toConcurrent = (buffer, offset, length, header) ->
-            concurrentSeen.add(header.sequence() * 1000 + buffer.getLong(offset));
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-        while (System.nanoTime() - deadline < 0)
-        {
-            exclusiveReader.poll(toExclusive, 10);
-            concurrentReader.poll(toConcurrent, 10);
-        }
-
-        assertEquals(List.of(7L), exclusiveSeen, "read from the log with the sequence its writer stamped (0)");
-        assertEquals(List.of(), concurrentSeen, "a concurrent publication's frames wait for its conductor, which " +
-            "stamps their sequences in log order");
-        await(() ->
-        {
-            concurrentReader.poll(toConcurrent, 10);
-            return 1 == concurrentSeen.size();
-        }, "the conductor to publish the concurrent frame");
-        assertEquals(List.of(8L), concurrentSeen);
-        assertEquals(exclusive.position(), exclusiveReader.images()[0].position());
-    }
-
-    @Test
-    void shouldGiveAnAbortedClaimsSequenceBackAndRefuseASecondOpenClaim() throws Exception
-    {
-        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final String channel = "warp:ipc?stream=37";
-        final Subscription block = bus.addSubscription(channel);
-        final Subscription conflate = bus.addSubscription(channel + "|policy=conflate");
-        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|conflation-key=" +
-            BusTestProcess.KEY_OFFSET + ":4");
-        await(() -> 2 == publication.subscriberCount() && 1 == block.imageCount() && 1 == conflate.imageCount(),
-            "both subscribers to join");
-        final BufferClaim claim = new BufferClaim();
-
-        assertTrue(publication.tryClaim(SIZE, claim) > 0);
-        claim.abort();
-        offerOnce(publication, 1);
-        assertTrue(publication.tryClaim(SIZE, claim) > 0);
-        final IllegalStateException offered = assertThrows(IllegalStateException.class,
-            () -> publication.offer(message, 0, SIZE));
-        assertEquals("a claim on " + channel + "|conflation-key=8:4 is still open: an exclusive publication's claim " +
-            "must be committed or aborted before its next offer or claim", offered.getMessage());
-        assertThrows(IllegalStateException.class, () -> publication.tryClaim(SIZE, new BufferClaim()));
-        BusTestProcess.fill(message, 3, SIZE, 16);
-        claim.buffer().putBytes(claim.offset(), message, 0, SIZE);
-        claim.commit();
-        offerOnce(publication, 4);
-
-        final List<String> blockSeen = new ArrayList<>();
-        final List<String> conflateSeen = new ArrayList<>();
-        await(() ->
-        {
-            block.poll((buffer, offset, length, header) ->
-                blockSeen.add(header.sequence() + ":" + buffer.getLong(offset)), 10);
-            conflate.poll((buffer, offset, length, header) ->
-                conflateSeen.add(header.sequence() + ":" + buffer.getLong(offset)), 10);
-            return 3 == blockSeen.size() && 3 == conflateSeen.size();
-        }, "three messages to each subscriber");
-        // The aborted claim gave sequence 0 back to the next offer; the refused offer took none.
-        assertEquals(List.of("0:1", "1:3", "2:4"), blockSeen);
-        assertEquals(blockSeen, conflateSeen);
-        assertEquals(0, block.images()[0].gapCount());
-        assertEquals(0, conflate.images()[0].gapCount());
-        assertEquals(List.of(), events);
-    }
-
-    private void offerOnce(final Publication publication, final long value)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(SIZE));
-        BusTestProcess.fill(buffer, value, SIZE, 16);
-        final long result = publication.offer(buffer, 0, SIZE);
-        assertTrue(result > 0, "offer of " + value + ": " + Publication.statusName(result));
     }
 
     @Test

@@ -132,25 +132,6 @@ class JoinPolicyTest
     }
 
     @Test
-    void shouldPublishWhatAWriterStampedBeforeResumingASubscriberThatReadAhead()
-    {
-        final LogFixture stamped = new LogFixture(true);
-        final LogSequencer sequencer = stamped.sequencer(0);
-        for (int i = 0; i < 3; i++)
-        {
-            final long position = stamped.append(FrameDescriptor.TYPE_DATA, 32);
-            FrameDescriptor.sequence(stamped.log.buffer, stamped.log.offset(position), i);
-        }
-        final JoinPolicy policy = new JoinPolicy(STREAM_ID, SESSION_ID, stamped.log, sequencer, 0, 0,
-            MAX_SUBSCRIBERS, links);
-
-        // It read sequences 0 and 1 straight from the log, before the conductor scanned them.
-        assertEquals(new JoinPolicy.JoinPoint(2 * FRAME, 2, -1, -1),
-            policy.joinPoint(resume(BLOCK, 2, SESSION_ID, 0)));
-        assertEquals(3 * FRAME, stamped.log.published.get());
-    }
-
-    @Test
     void shouldJoinLiveWhenResumingAtTheNextSequence()
     {
         final LogSequencer sequencer = publish(0, 3);

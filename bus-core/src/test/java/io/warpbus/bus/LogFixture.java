@@ -34,31 +34,13 @@ final class LogFixture
     static final int SESSION_ID = 42;
     private static final int MAX_COUNTERS = 64;
 
-    final LogBuffer log;
+    final LogBuffer log = new LogBuffer(TERM_LENGTH, WINDOW_LENGTH);
     final CountersManager counters = new CountersManager(
         new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_COUNTERS * CountersReader.METADATA_LENGTH)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_COUNTERS * CountersReader.COUNTER_LENGTH)));
     final AtomicCounter position = counters.newCounter("position");
     final AtomicCounter messages = counters.newCounter("messages");
     final AtomicCounter bytes = counters.newCounter("bytes");
-
-    /**
-     * A log whose sequences the conductor stamps (concurrent writers).
-     */
-    LogFixture()
-    {
-        this(false);
-    }
-
-    /**
-     * A log of either kind.
-     *
-     * @param writerSequences the writer stamps sequences (one exclusive writer).
-     */
-    LogFixture(final boolean writerSequences)
-    {
-        log = new LogBuffer(TERM_LENGTH, WINDOW_LENGTH, writerSequences);
-    }
 
     /**
      * A sequencer of this log counting into this fixture's counters (its system counters too).

@@ -49,27 +49,6 @@ class LogSequencerTest
     }
 
     @Test
-    void shouldFollowTheSequencesAWriterStampedAndCountOnlyData()
-    {
-        final LogFixture stamped = new LogFixture(true);
-        final LogBuffer log = stamped.log;
-        final LogSequencer sequencer = stamped.sequencer(100);
-        final long first = stamped.append(FrameDescriptor.TYPE_DATA, 10);
-        FrameDescriptor.sequence(log.buffer, log.offset(first), 100);
-        final long second = stamped.append(FrameDescriptor.TYPE_DATA, 20);
-        FrameDescriptor.sequence(log.buffer, log.offset(second), 101);
-        final long pad = stamped.append(FrameDescriptor.TYPE_PAD, 40);
-        FrameDescriptor.sequence(log.buffer, log.offset(pad), 7);
-
-        assertEquals(3, sequencer.scan());
-        assertEquals(102, sequencer.nextSequence(), "a subscriber joining now expects the one after the last stamped");
-        assertEquals(101, FrameDescriptor.sequence(log.buffer, log.offset(second)), "stamps are left as written");
-        assertEquals(7, FrameDescriptor.sequence(log.buffer, log.offset(pad)), "padding (an aborted claim) is ignored");
-        assertEquals(2, stamped.messages.get());
-        assertEquals(30, stamped.bytes.get());
-    }
-
-    @Test
     void shouldStopAtTheFirstFrameNotYetCommitted()
     {
         final LogSequencer sequencer = fixture.sequencer(0);

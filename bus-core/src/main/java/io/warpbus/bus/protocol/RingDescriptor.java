@@ -49,10 +49,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  *                                    length of the publisher's log file, which this subscriber reads in place
  *   336  log pid             (long)  set at attach: the publishing process, which with the session names the log
  *   344  log released        (int)   1 once a dropped subscriber no longer reads the log (its frames were moved)
- *   352  log read limit      (long)  set at attach and as the log is cleaned: when not 0, the subscriber reads the
- *                                    log's frames in place below it as soon as their length is there, without
- *                                    waiting for the commit position (the writer stamped their sequences; the log is
- *                                    zeroed up to here); 0 when it must read below the commit position only
  * </pre>
  * A subscriber that reads the publisher's log uses this file's frame area as the measure of its flow-control window,
  * and receives frames there only when it is dropped (what was committed to it is moved there).
@@ -107,8 +103,6 @@ public final class RingDescriptor
     public static final int LOG_PID_OFFSET = 336;
     /** Set by a dropped subscriber that read the log in place once nothing reads it any more (IPC). */
     public static final int LOG_RELEASED_OFFSET = 344;
-    /** Position below which the subscriber may read the log's committed frames without the commit position (IPC). */
-    public static final int LOG_READ_LIMIT_OFFSET = 352;
     /** Longest replay endpoint. */
     public static final int MAX_ENDPOINT_LENGTH = 64;
     /** Longest reject reason. */

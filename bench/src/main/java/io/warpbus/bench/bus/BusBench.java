@@ -41,7 +41,9 @@ import io.warpbus.bench.BenchReport;
  * <ul>
  *     <li>ping-pong round trip of 32 B and 64 B messages, one in flight, the pong echoed on a second channel:
  *     {@code warpbus-iwarp} against {@code aeron-udp} and against {@code warpbus-rdma}, the bus's own engine with
- *     nothing on top (one RDMA Write per message into the peer's slot, see {@link RdmaEndpoint}), and
+ *     nothing on top (one RDMA Write per message into the peer's slot, see {@link RdmaEndpoint}), ping and pong on
+ *     a connection each as the bus has them, beside {@code warpbus-rdma-duplex}, the pong back over the ping's
+ *     connection, and
  *     {@code warpbus-ipc} against {@code aeron-ipc};</li>
  *     <li>throughput of 64 B messages from one publisher to one subscriber and to four (all four in the
  *     responder, polled by its one thread), until every subscriber has received every message.</li>
@@ -75,9 +77,9 @@ public final class BusBench
     private static final int[] PING_SIZES = { 32, 64 };
     private static final int[] FAN_OUTS = { 1, 4 };
     private static final int THROUGHPUT_SIZE = 64;
-    /** The systems compared side by side; {@code warpbus-rdma} has ping-pong only (see {@link RdmaEndpoint}). */
+    /** The systems compared side by side; the {@code warpbus-rdma} ones have ping-pong only ({@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
-        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA },
+        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX },
         { BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC } };
 
     private final boolean quick;
@@ -157,9 +159,10 @@ public final class BusBench
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
                 BusEndpoint bus = new BusEndpoint(busDirectory, "bench-orchestrator-" + ProcessHandle.current().pid());
                 AeronEndpoint aeron = AeronEndpoint.embedded(aeronDirectory);
-                RdmaEndpoint rdma = new RdmaEndpoint())
+                RdmaEndpoint rdma = new RdmaEndpoint();
+                RdmaEndpoint duplex = new RdmaEndpoint())
             {
-                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron, rdma,
+                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron, rdma, duplex,
                     repeatBudget);
                 try
                 {
@@ -216,7 +219,8 @@ public final class BusBench
         for (final BusSystem[] systemsOfPair : activePairs())
         {
             final BenchReport report = report(systemsOfPair);
-            final BusSystem[] pair = Stream.of(systemsOfPair).filter((s) -> BusSystem.WARPBUS_RDMA != s)
+            final BusSystem[] pair = Stream.of(systemsOfPair)
+                .filter((s) -> BusSystem.WARPBUS_RDMA != s && BusSystem.WARPBUS_RDMA_DUPLEX != s)
                 .toArray(BusSystem[]::new);
             for (int i = 0; i < FAN_OUTS.length && pair.length > 0; i++)
             {
@@ -317,7 +321,9 @@ public final class BusBench
             "1 MiB, window 16 MiB, ring 4 MiB, block policy, MPA CRC32C on; ipc through a shared bus directory; " +
             "timestamp=cycle (one clock read per duty cycle for the frames' timestamps; Aeron writes none)");
         System.out.println("warpbus-rdma: the engine alone (INVOKER mode, MPA CRC32C on), one unsignaled RDMA " +
-            "Write of payload + 8 B trailer per message into the peer's slot, polled on the trailer; ping-pong only");
+            "Write of payload + 8 B trailer per message into the peer's slot, polled on the trailer; ping-pong only; " +
+            "ping and pong on a connection each, as the bus has one per subscription; warpbus-rdma-duplex: the same, " +
+            "the pong back over the ping's connection (TCP then acknowledges each message with the answer's segment)");
         System.out.println("aeron " + aeronVersion() + ": embedded MediaDriver per process in INVOKER mode " +
             "(sharedAgentInvoker + client conductor invoker, NoOpLock, async executor off), term sparse=false, " +
             "so_sndbuf/so_rcvbuf 2 MiB, rcv window 2 MiB, mtu 8 KiB, pre-touch; udp: aeron:udp?endpoint=" +

@@ -47,6 +47,7 @@ public final class BusResponder
     private final BusEndpoint bus;
     private final AeronEndpoint udp;
     private final RdmaEndpoint rdma;
+    private final RdmaEndpoint duplex;
     private final String orchestratorAeronDirectory;
     private final Map<BusSystem, Integer> subscriptionCounts = new EnumMap<>(BusSystem.class);
     private final Runnable tick = this::tick;
@@ -75,9 +76,10 @@ public final class BusResponder
 
     private BusResponder(
         final Control control, final BusEndpoint bus, final AeronEndpoint udp, final RdmaEndpoint rdma,
-        final String orchestratorAeronDirectory)
+        final RdmaEndpoint duplex, final String orchestratorAeronDirectory)
     {
         this.rdma = rdma;
+        this.duplex = duplex;
         this.control = control;
         this.bus = bus;
         this.udp = udp;
@@ -98,14 +100,15 @@ public final class BusResponder
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             BusEndpoint bus = new BusEndpoint(Path.of(args[0]), "bench-responder-" + ProcessHandle.current().pid());
             AeronEndpoint udp = AeronEndpoint.embedded(BenchDirectories.of("aeron-responder").toString());
-            RdmaEndpoint rdma = new RdmaEndpoint())
+            RdmaEndpoint rdma = new RdmaEndpoint();
+            RdmaEndpoint duplex = new RdmaEndpoint())
         {
             System.out.println("READY " + server.getLocalPort());
             System.out.flush();
             try (Socket socket = server.accept())
             {
                 final BusResponder responder = new BusResponder(new Control(socket, parent), bus, udp, rdma,
-                    args[1]);
+                    duplex, args[1]);
                 try
                 {
                     responder.serve();
@@ -309,6 +312,8 @@ public final class BusResponder
                 return udp;
             case WARPBUS_RDMA:
                 return rdma;
+            case WARPBUS_RDMA_DUPLEX:
+                return duplex;
             case AERON_IPC:
                 if (null == ipc)
                 {
@@ -325,6 +330,7 @@ public final class BusResponder
         bus.doWork();
         udp.doWork();
         rdma.doWork();
+        duplex.doWork();
         if (null != ipc)
         {
             ipc.doWork();

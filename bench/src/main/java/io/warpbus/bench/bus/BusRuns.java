@@ -45,6 +45,7 @@ final class BusRuns
     private final BusEndpoint bus;
     private final AeronEndpoint aeron;
     private final RdmaEndpoint rdma;
+    private final RdmaEndpoint duplex;
     private final Runnable tick = this::tick;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
     private final int repeatBudget;
@@ -58,10 +59,22 @@ final class BusRuns
     private final java.util.Map<String, Integer> disturbedRuns = new java.util.TreeMap<>();
     private final Endpoint.MessageHandler pongHandler = (buffer, offset, length) -> lastPong = buffer.getLong(offset);
 
+    /**
+     * The orchestrator's side.
+     *
+     * @param control      the connection to the responder.
+     * @param bus          WarpBus.
+     * @param aeron        Aeron.
+     * @param rdma         the engine for {@code warpbus-rdma}.
+     * @param duplex       an engine of its own for {@code warpbus-rdma-duplex}: an engine reads all its connections
+     *                     every duty cycle, and each system is measured with only its own.
+     * @param repeatBudget how many disturbed runs may be repeated in all.
+     */
     BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final RdmaEndpoint rdma,
-        final int repeatBudget)
+        final RdmaEndpoint duplex, final int repeatBudget)
     {
         this.rdma = rdma;
+        this.duplex = duplex;
         this.repeatBudget = repeatBudget;
         this.control = control;
         this.bus = bus;
@@ -400,6 +413,8 @@ final class BusRuns
                 return bus;
             case WARPBUS_RDMA:
                 return rdma;
+            case WARPBUS_RDMA_DUPLEX:
+                return duplex;
             default:
                 return aeron;
         }
@@ -410,5 +425,6 @@ final class BusRuns
         bus.doWork();
         aeron.doWork();
         rdma.doWork();
+        duplex.doWork();
     }
 }

@@ -29,8 +29,13 @@ enum BusSystem
     WARPBUS_IPC("warpbus-ipc"),
     /** Aeron, {@code aeron:ipc}: both processes map the same log through the orchestrator's driver. */
     AERON_IPC("aeron-ipc"),
-    /** The engine alone: one RDMA Write per message into the peer's slot, no bus (ping-pong only). */
-    WARPBUS_RDMA("warpbus-rdma");
+    /**
+     * The engine alone: one RDMA Write per message into the peer's slot, no bus (ping-pong only); ping and pong each
+     * on a connection of its own, as the bus has one per subscription.
+     */
+    WARPBUS_RDMA("warpbus-rdma"),
+    /** The engine alone as {@link #WARPBUS_RDMA}, the pong written back over the ping's connection. */
+    WARPBUS_RDMA_DUPLEX("warpbus-rdma-duplex");
 
     private final String label;
 

@@ -28,7 +28,8 @@ import java.util.List;
  * The channels of one case for one system, for both processes. Each case gets fresh loopback ports and stream ids,
  * so nothing of an earlier case (a lingering log, a port in TIME_WAIT) can meet it.
  * <ul>
- *     <li>ping-pong: the orchestrator publishes pings on one channel, the responder echoes each on a second;</li>
+ *     <li>ping-pong: the orchestrator publishes pings on one channel, the responder echoes each on a second (for
+ *     {@code warpbus-rdma-duplex}, the reverse direction of the ping's connection);</li>
  *     <li>fan-out: the orchestrator publishes on one channel to {@code n} subscriptions in the responder. WarpBus
  *     connects each subscription to the publisher's endpoint (one connection and ring each). Aeron cannot give one
  *     unicast publication several receivers, so for {@code n > 1} it uses multi-destination-cast with dynamic
@@ -87,7 +88,9 @@ final class Channels
     static Plan pingPong(final BusSystem system, final int streamBase)
     {
         final Channel ping = channel(system, streamBase + 1);
-        final Channel pong = channel(system, streamBase + 2);
+        final Channel pong = BusSystem.WARPBUS_RDMA_DUPLEX == system ?
+            new Channel(ping.uri().replace("rdma:endpoint=", "rdma:reverse="), streamBase + 2, 1) :
+            channel(system, streamBase + 2);
         return new Plan(List.of(ping), List.of(pong), List.of(pong), List.of(ping));
     }
 
@@ -141,6 +144,7 @@ final class Channels
             case AERON_IPC:
                 return new Channel("aeron:ipc", streamId, 1);
             case WARPBUS_RDMA:
+            case WARPBUS_RDMA_DUPLEX:
                 return new Channel("rdma:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
             default:
                 throw new IllegalArgumentException(system.toString());

@@ -42,17 +42,24 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The bus's own engine with nothing on top, as the system {@code warpbus-rdma} of the bus suite's ping-pong: each
- * message is one unsignaled RDMA Write straight into the peer's registered slot, the same engine settings as
- * {@code warpbus bench rdma} (INVOKER mode, MPA CRC32C required), driven by the benchmark thread like the bus. Its
- * round trip is the floor the bus stands on, so the bus's own cost is a ratio in the same run.
+ * The bus's own engine with nothing on top, as the systems {@code warpbus-rdma} and {@code warpbus-rdma-duplex} of
+ * the bus suite's ping-pong: each message is one unsignaled RDMA Write straight into the peer's registered slot, the
+ * same engine settings as {@code warpbus bench rdma} (INVOKER mode, MPA CRC32C required), driven by the benchmark
+ * thread like the bus. Its round trip is the floor the bus stands on, so the bus's own cost is a ratio in the same
+ * run.
  * <p>
  * A channel is {@code rdma:endpoint=HOST:PORT}: the publication listens there and the subscription connects,
  * sending its slot's STag and address in the MPA private data, and retries while the publication is not listening
- * yet. A slot holds one message, its payload ending where an 8-byte trailer {@code count << 32 | length} begins;
+ * yet. The publication's accept sends back a slot of its own, so the connection can also carry messages the other
+ * way: {@code rdma:reverse=HOST:PORT} is that direction, a publication writing back over the connection of this
+ * endpoint's subscription to {@code HOST:PORT}, and a subscription reading what comes back to its publication there.
+ * {@code warpbus-rdma} pongs on a connection of its own, as the bus does (one connection per subscription);
+ * {@code warpbus-rdma-duplex} pongs back over the ping's connection, as {@code bench rdma} does.
+ * <p>
+ * A slot holds one message, its payload ending where an 8-byte trailer {@code count << 32 | length} begins;
  * the Write carries payload and trailer together, so the subscription sees a message when the trailer changes
  * (the engine places a segment's bytes in order). One slot is enough for ping-pong, where a message is written only
- * after the peer answered the one before; there is no flow control, so this system runs no throughput case.
+ * after the peer answered the one before; there is no flow control, so these systems run no throughput case.
  */
 final class RdmaEndpoint implements Endpoint
 {
@@ -61,6 +68,9 @@ final class RdmaEndpoint implements Endpoint
     private static final int SLOT_LENGTH = MAX_MESSAGE + 8;
     private static final int TRAILER_OFFSET = MAX_MESSAGE;
     private static final long RETRY_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final String FORWARD = "rdma:endpoint=";
+    private static final String REVERSE = "rdma:reverse=";
+    private static final int SLOT_DESCRIPTION_LENGTH = 12;
 
     private final Rnic rnic;
     private final ProtectionDomain pd;
@@ -68,6 +78,7 @@ final class RdmaEndpoint implements Endpoint
     private final List<Publication> publications = new ArrayList<>();
     private final List<Subscription> subscriptions = new ArrayList<>();
     private final List<ConnectionEvent> events = new ArrayList<>();
+    private int queuePairsCreated;
     /** One handler for every poll: a method reference made per duty cycle would allocate on the measured path. */
     private final ConnectionEventHandler addEvent = events::add;
 
@@ -77,10 +88,15 @@ final class RdmaEndpoint implements Endpoint
         void onEvent(ConnectionEvent event, long nowNs);
     }
 
+    /** Writes into the peer's slot: over the connection it accepted, or back over a subscription's (reverse). */
     private final class Publication implements Link
     {
+        final InetSocketAddress address;
+        final boolean reverse;
         final Listener listener;
         final MemoryRegion source;
+        /** Where the peer writes back over this publication's connection; null for a reverse publication. */
+        final MemoryRegion returnSlot;
         QueuePair qp;
         int remoteStag;
         long remoteAddress;
@@ -88,10 +104,23 @@ final class RdmaEndpoint implements Endpoint
         boolean connected;
         ConnectionEvent lost;
 
-        Publication(final InetSocketAddress address)
+        Publication(final InetSocketAddress address, final boolean reverse)
         {
-            listener = rnic.connectionManager().listen(address, 1, this);
+            this.address = address;
+            this.reverse = reverse;
+            listener = reverse ? null : rnic.connectionManager().listen(address, 1, this);
             source = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)), 0);
+            returnSlot = reverse ? null : newSlot();
+        }
+
+        boolean isConnected()
+        {
+            if (!reverse)
+            {
+                return connected;
+            }
+            final Subscription forward = subscriptionTo(address);
+            return null != forward && forward.connected;
         }
 
         @Override
@@ -103,7 +132,7 @@ final class RdmaEndpoint implements Endpoint
                 remoteStag = peer.getInt(0, ByteOrder.BIG_ENDIAN);
                 remoteAddress = peer.getLong(4, ByteOrder.BIG_ENDIAN);
                 qp = newQueuePair();
-                event.request().accept(qp, new ConnectionParameters());
+                event.request().accept(qp, new ConnectionParameters().privateData(describe(returnSlot)));
             }
             else if (ConnectionEventType.ESTABLISHED == event.type())
             {
@@ -122,6 +151,10 @@ final class RdmaEndpoint implements Endpoint
 
         boolean offer(final DirectBuffer buffer, final int offset, final int length)
         {
+            if (reverse && null == qp && !takeReturnPath())
+            {
+                return false;
+            }
             if (null != lost)
             {
                 throw failed(lost);
@@ -142,37 +175,71 @@ final class RdmaEndpoint implements Endpoint
             return true;
         }
 
+        /** A reverse publication writes into the slot the forward subscription's peer accepted with. */
+        private boolean takeReturnPath()
+        {
+            final Subscription forward = subscriptionTo(address);
+            if (null == forward || !forward.connected)
+            {
+                return false;
+            }
+            qp = forward.qp;
+            remoteStag = forward.returnStag;
+            remoteAddress = forward.returnAddress;
+            connected = true;
+            lost = forward.lost;
+            forward.reversePublication = this;
+            return true;
+        }
+
         void close()
         {
-            CloseHelper.quietCloseAll(qp, listener, source);
+            // A reverse publication's connection is its subscription's, closed with it.
+            CloseHelper.quietCloseAll(reverse ? null : qp, listener, source, returnSlot);
         }
     }
 
+    /** Reads its slot: written over the connection it made, or, reverse, back over a publication's connection. */
     private final class Subscription implements Link
     {
         final InetSocketAddress publisher;
+        /** For a reverse subscription, the publication whose connection brings the messages; else null. */
+        final Publication returnOf;
         final MemoryRegion slot;
         QueuePair qp;
+        int returnStag;
+        long returnAddress;
+        Publication reversePublication;
+        ConnectionEvent lost;
         long seen;
         long retryAtNs;
         boolean connected;
 
-        Subscription(final InetSocketAddress publisher)
+        Subscription(final InetSocketAddress publisher, final Publication returnOf)
         {
             this.publisher = publisher;
-            slot = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)),
-                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            connect();
+            this.returnOf = returnOf;
+            if (null != returnOf)
+            {
+                slot = returnOf.returnSlot;
+            }
+            else
+            {
+                slot = newSlot();
+                connect();
+            }
+        }
+
+        boolean isConnected()
+        {
+            return null == returnOf ? connected : returnOf.connected;
         }
 
         void connect()
         {
-            final byte[] describe = new byte[12];
-            final UnsafeBuffer view = new UnsafeBuffer(describe);
-            view.putInt(0, slot.stag(), ByteOrder.BIG_ENDIAN);
-            view.putLong(4, slot.address(), ByteOrder.BIG_ENDIAN);
             qp = newQueuePair();
-            rnic.connectionManager().connect(qp, publisher, new ConnectionParameters().privateData(describe), this);
+            rnic.connectionManager().connect(qp, publisher, new ConnectionParameters().privateData(describe(slot)),
+                this);
         }
 
         @Override
@@ -180,6 +247,13 @@ final class RdmaEndpoint implements Endpoint
         {
             if (ConnectionEventType.ESTABLISHED == event.type())
             {
+                final byte[] reply = event.privateData();
+                if (reply.length >= SLOT_DESCRIPTION_LENGTH)
+                {
+                    final UnsafeBuffer peer = new UnsafeBuffer(reply);
+                    returnStag = peer.getInt(0, ByteOrder.BIG_ENDIAN);
+                    returnAddress = peer.getLong(4, ByteOrder.BIG_ENDIAN);
+                }
                 connected = true;
             }
             else if (!connected)
@@ -189,9 +263,17 @@ final class RdmaEndpoint implements Endpoint
                 qp = null;
                 retryAtNs = nowNs + RETRY_NS;
             }
-            else if (ConnectionEventType.DISCONNECTED != event.type())
+            else if (ConnectionEventType.DISCONNECTED == event.type())
             {
-                // A disconnect is expected when a case closes its channels; nothing arrives after it.
+                // Expected when a case closes its channels; nothing arrives after it, and an offer back says so.
+                lost = event;
+                if (null != reversePublication)
+                {
+                    reversePublication.lost = event;
+                }
+            }
+            else
+            {
                 throw failed(event);
             }
         }
@@ -212,7 +294,8 @@ final class RdmaEndpoint implements Endpoint
 
         void close()
         {
-            CloseHelper.quietCloseAll(qp, slot);
+            // A reverse subscription's slot belongs to its publication.
+            CloseHelper.quietCloseAll(qp, null == returnOf ? slot : null);
         }
     }
 
@@ -224,8 +307,36 @@ final class RdmaEndpoint implements Endpoint
         cq = rnic.createCompletionQueue(64);
     }
 
+    private MemoryRegion newSlot()
+    {
+        return pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)),
+            Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+    }
+
+    private static byte[] describe(final MemoryRegion slot)
+    {
+        final byte[] description = new byte[SLOT_DESCRIPTION_LENGTH];
+        final UnsafeBuffer view = new UnsafeBuffer(description);
+        view.putInt(0, slot.stag(), ByteOrder.BIG_ENDIAN);
+        view.putLong(4, slot.address(), ByteOrder.BIG_ENDIAN);
+        return description;
+    }
+
+    private Subscription subscriptionTo(final InetSocketAddress publisher)
+    {
+        for (final Subscription subscription : subscriptions)
+        {
+            if (null == subscription.returnOf && subscription.publisher.equals(publisher))
+            {
+                return subscription;
+            }
+        }
+        return null;
+    }
+
     private QueuePair newQueuePair()
     {
+        queuePairsCreated++;
         return pd.createQueuePair(new QueuePairAttributes().completionQueue(cq).sendQueueDepth(64));
     }
 
@@ -237,13 +348,31 @@ final class RdmaEndpoint implements Endpoint
             throw new IllegalArgumentException("warpbus-rdma writes one peer's slot: " + subscribers +
                 " subscribers asked for on " + channel);
         }
-        publications.add(new Publication(address(channel)));
+        publications.add(new Publication(address(channel), isReverse(channel)));
     }
 
     @Override
     public void addSubscription(final String channel, final int streamId)
     {
-        subscriptions.add(new Subscription(address(channel)));
+        final InetSocketAddress address = address(channel);
+        Publication returnOf = null;
+        if (isReverse(channel))
+        {
+            for (final Publication publication : publications)
+            {
+                if (!publication.reverse && publication.address.equals(address))
+                {
+                    returnOf = publication;
+                }
+            }
+            if (null == returnOf)
+            {
+                throw new IllegalArgumentException("'" + channel + "' reads what comes back over a publication " +
+                    "on rdma:endpoint=" + address.getHostString() + ":" + address.getPort() +
+                    ", which this endpoint does not have: add that publication first");
+            }
+        }
+        subscriptions.add(new Subscription(address, returnOf));
     }
 
     @Override
@@ -251,14 +380,14 @@ final class RdmaEndpoint implements Endpoint
     {
         for (final Publication publication : publications)
         {
-            if (!publication.connected)
+            if (!publication.isConnected())
             {
                 return false;
             }
         }
         for (final Subscription subscription : subscriptions)
         {
-            if (!subscription.connected)
+            if (!subscription.isConnected())
             {
                 return false;
             }
@@ -305,11 +434,22 @@ final class RdmaEndpoint implements Endpoint
     {
         for (final Subscription subscription : subscriptions)
         {
-            if (null == subscription.qp && System.nanoTime() - subscription.retryAtNs >= 0)
+            if (null == subscription.returnOf && null == subscription.qp &&
+                System.nanoTime() - subscription.retryAtNs >= 0)
             {
                 subscription.connect();
             }
         }
+    }
+
+    /**
+     * How many queue pairs this endpoint has created: one per connection end, and one per retried connect.
+     *
+     * @return the count.
+     */
+    int queuePairsCreated()
+    {
+        return queuePairsCreated;
     }
 
     @Override
@@ -341,17 +481,28 @@ final class RdmaEndpoint implements Endpoint
     }
 
     /**
-     * The address of {@code rdma:endpoint=HOST:PORT}.
+     * The address of {@code rdma:endpoint=HOST:PORT} or {@code rdma:reverse=HOST:PORT}.
      */
     static InetSocketAddress address(final String channel)
     {
-        final String prefix = "rdma:endpoint=";
+        final String prefix = isReverse(channel) ? REVERSE : FORWARD;
         final int colon = channel.lastIndexOf(':');
         if (!channel.startsWith(prefix) || colon < prefix.length())
         {
-            throw new IllegalArgumentException("not an rdma:endpoint=HOST:PORT channel: '" + channel + "'");
+            throw new IllegalArgumentException("not an rdma:endpoint=HOST:PORT or rdma:reverse=HOST:PORT channel: '" +
+                channel + "'");
         }
         return new InetSocketAddress(channel.substring(prefix.length(), colon),
             Integer.parseInt(channel.substring(colon + 1)));
+    }
+
+    /**
+     * The channel's direction over its connection.
+     *
+     * @return true for {@code rdma:reverse=HOST:PORT}, back over the connection made for {@code HOST:PORT}.
+     */
+    static boolean isReverse(final String channel)
+    {
+        return channel.startsWith(REVERSE);
     }
 }

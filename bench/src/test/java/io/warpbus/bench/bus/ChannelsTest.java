@@ -22,6 +22,7 @@ import io.warpbus.bus.ChannelUri;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,14 @@ class ChannelsTest
             {
                 assertNotEquals(RdmaEndpoint.address(ping.uri()), RdmaEndpoint.address(pong.uri()),
                     "each direction listens on its own port");
+                assertFalse(RdmaEndpoint.isReverse(pong.uri()), pong.uri());
+            }
+            if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
+            {
+                assertEquals(RdmaEndpoint.address(ping.uri()), RdmaEndpoint.address(pong.uri()),
+                    "the pong goes back over the ping's connection");
+                assertFalse(RdmaEndpoint.isReverse(ping.uri()), ping.uri());
+                assertTrue(RdmaEndpoint.isReverse(pong.uri()), pong.uri());
             }
         }
     }

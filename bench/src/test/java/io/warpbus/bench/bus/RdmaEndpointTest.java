@@ -22,6 +22,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,11 +41,13 @@ class RdmaEndpointTest
         receivedLength = length;
     };
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(value = BusSystem.class, names = { "WARPBUS_RDMA", "WARPBUS_RDMA_DUPLEX" })
     @Timeout(60)
-    void shouldCarryPingsAndPongsOfEverySizeWhenTheSubscriberConnectsBeforeThePublisherListens()
+    void shouldCarryPingsAndPongsOfEverySizeWhenTheSubscriberConnectsBeforeThePublisherListens(
+        final BusSystem system)
     {
-        final Channels.Plan plan = Channels.pingPong(BusSystem.WARPBUS_RDMA, 10);
+        final Channels.Plan plan = Channels.pingPong(system, 10);
         try (RdmaEndpoint orchestrator = new RdmaEndpoint(); RdmaEndpoint responder = new RdmaEndpoint())
         {
             // The responder subscribes first: its connects are refused until the orchestrator listens.
@@ -57,6 +61,16 @@ class RdmaEndpointTest
             {
                 spin(orchestrator, responder, 1);
                 assertTrue(System.nanoTime() - deadline < 0, "connected within 20 s");
+            }
+            // Duplex: the orchestrator only accepts the ping's connection. Otherwise it also connects for the pong
+            // (and a connect refused before the responder listened takes one more).
+            if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
+            {
+                assertEquals(1, orchestrator.queuePairsCreated(), "one connection, both directions");
+            }
+            else
+            {
+                assertTrue(orchestrator.queuePairsCreated() >= 2, "a connection per direction");
             }
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(RdmaEndpoint.MAX_MESSAGE));
@@ -109,6 +123,20 @@ class RdmaEndpointTest
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
             () -> RdmaEndpoint.address("warp:iwarp?endpoint=127.0.0.1:40000"));
         assertTrue(refused.getMessage().contains("warp:iwarp?endpoint=127.0.0.1:40000"), refused.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> RdmaEndpoint.address("rdma:reverse=40000"));
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldRefuseAReverseSubscriptionWithoutItsPublication()
+    {
+        try (RdmaEndpoint endpoint = new RdmaEndpoint())
+        {
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> endpoint.addSubscription("rdma:reverse=127.0.0.1:40001", 0));
+            assertTrue(refused.getMessage().contains("rdma:reverse=127.0.0.1:40001") &&
+                refused.getMessage().contains("rdma:endpoint=127.0.0.1:40001"), refused.getMessage());
+        }
     }
 
     private void awaitMessage(final RdmaEndpoint a, final RdmaEndpoint b, final RdmaEndpoint subscriber,

@@ -16,7 +16,6 @@
 package io.warpbus.interop;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.warpbus.testing.FreePorts;
 
 /**
  * A Debian bookworm guest with the Linux soft-iWARP driver (siw) and rdma-core's tools, booted under qemu by the
@@ -133,7 +133,7 @@ public final class SiwGuest implements AutoCloseable
         final Map<Integer, Integer> hostPorts = new LinkedHashMap<>();
         for (final int guestPort : GUEST_PORTS)
         {
-            hostPorts.put(guestPort, freePort());
+            hostPorts.put(guestPort, FreePorts.loopback());
         }
         final SiwGuest guest = new SiwGuest(scripts, workDir, guestDir, hostPorts);
         guest.start();
@@ -739,14 +739,6 @@ public final class SiwGuest implements AutoCloseable
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 }

@@ -18,7 +18,6 @@ package io.warpbus.interop;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.warpbus.testing.FreePorts;
 import io.warpbus.tools.Rping;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -122,7 +122,7 @@ class SiwRpingInteropTest
     void shouldServeSiwRpingClient(final String variant, final int size) throws Exception
     {
         use(variant);
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final String name = "siw-" + variant + "-client-" + size;
@@ -287,7 +287,7 @@ class SiwRpingInteropTest
     void shouldExitNonZeroWhenSiwRefusesOurRevisionOneReply() throws Exception
     {
         use("default");
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final Future<Integer> server = executor.submit(() -> Rping.run(new String[] { "-s", "-a", "127.0.0.1",
@@ -384,14 +384,6 @@ class SiwRpingInteropTest
                     " (exited " + process.get() + ")" : ""));
             }
             Thread.sleep(10);
-        }
-    }
-
-    static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 }

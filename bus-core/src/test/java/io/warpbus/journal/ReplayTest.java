@@ -15,7 +15,6 @@
  */
 package io.warpbus.journal;
 
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,6 +28,7 @@ import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -457,12 +457,12 @@ class ReplayTest
         {
             return "warp:ipc?stream=" + STREAM;
         }
-        return "warp:iwarp?endpoint=127.0.0.1:" + freePort() + "|stream=" + STREAM;
+        return "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + STREAM;
     }
 
     private void startRecorder(final String channel) throws Exception
     {
-        recorder = new StreamRecorder(bus, journal, channel, "127.0.0.1:" + freePort(), recorderErrors::add);
+        recorder = new StreamRecorder(bus, journal, channel, "127.0.0.1:" + FreePorts.loopback(), recorderErrors::add);
     }
 
     private void publishAndRecord(final ExclusivePublication publication, final long from, final long to)
@@ -536,13 +536,5 @@ class ReplayTest
     private void await(final BooleanSupplier condition, final String what)
     {
         Await.until(what, 30_000, bus::doWork, condition);
-    }
-
-    static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
     }
 }

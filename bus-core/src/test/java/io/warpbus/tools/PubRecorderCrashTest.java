@@ -15,7 +15,6 @@
  */
 package io.warpbus.tools;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +32,7 @@ import io.warpbus.journal.JournalReader;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
 import io.warpbus.testing.ChildProcess;
+import io.warpbus.testing.FreePorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,10 +65,10 @@ class PubRecorderCrashTest
     void shouldRideOutAKilledRecorderWithTheCommandLineTools() throws Exception
     {
         final int total = 400_000;
-        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + freePort() + "|stream=" + STREAM;
+        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + STREAM;
         final Path journalDir = dir.resolve("journal");
         final List<String> recordArgs = List.of("--channel", channel, "--dir", journalDir.toString(),
-            "--replay-endpoint", "127.0.0.1:" + freePort());
+            "--replay-endpoint", "127.0.0.1:" + FreePorts.loopback());
         ChildProcess recorder = ChildProcess.start("record-1", dir, List.of(), RecordTool.class.getName(),
             recordArgs);
         ChildProcess pub = null;
@@ -134,7 +134,7 @@ class PubRecorderCrashTest
     @Test
     void shouldWaitForASubscriberToReturnAndSaySo() throws Exception
     {
-        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + freePort() + "|stream=" + STREAM;
+        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + STREAM;
         final ChildProcess pub = ChildProcess.start("pub", dir, List.of(), PubTool.class.getName(), List.of(
             "--channel", channel, "--count", "200000", "--rate", "50000", "--size", "64", "--timeout", "90",
             "--return-timeout", "60"));
@@ -208,14 +208,6 @@ class PubRecorderCrashTest
         catch (final java.io.IOException ex)
         {
             throw new java.io.UncheckedIOException(ex);
-        }
-    }
-
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 }

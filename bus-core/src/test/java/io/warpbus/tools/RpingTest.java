@@ -19,7 +19,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +29,7 @@ import io.warpbus.iwarp.RawPeer;
 import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.rdmap.RdmapOpcode;
 import io.warpbus.iwarp.rdmap.ReadRequestFlyweight;
+import io.warpbus.testing.FreePorts;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,7 +55,7 @@ class RpingTest
     @Test
     void shouldPingPongWithValidationBetweenClientAndServer() throws Exception
     {
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> Rping.run(
@@ -91,7 +91,7 @@ class RpingTest
     @Test
     void shouldFailWithDataTooLargeForTheServer() throws Exception
     {
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> Rping.run(
             new String[] { "-s", "-a", "127.0.0.1", "-p", String.valueOf(port) },
@@ -134,7 +134,7 @@ class RpingTest
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(Rping.EXIT_FAILED, Rping.run(new String[] { "-c", "-a", "127.0.0.1", "-p",
-            String.valueOf(freePort()), "-C", "1" }, new PrintStream(new ByteArrayOutputStream()),
+            String.valueOf(FreePorts.loopback()), "-C", "1" }, new PrintStream(new ByteArrayOutputStream()),
             new PrintStream(err, true)));
         assertTrue(err.toString(StandardCharsets.US_ASCII).contains("Connection refused"),
             err.toString(StandardCharsets.US_ASCII));
@@ -147,7 +147,7 @@ class RpingTest
         // driven by its completions.
         for (int run = 0; run < 5; run++)
         {
-            final int port = freePort();
+            final int port = FreePorts.loopback();
             final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
             final CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> Rping.run(
                 new String[] { "-s", "-a", "127.0.0.1", "-p", String.valueOf(port), "-S", "512" },
@@ -169,7 +169,7 @@ class RpingTest
     @Test
     void shouldServeAClientWhoseNextMessageArrivesBeforeTheReadCompletes() throws Exception
     {
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> Rping.run(
@@ -230,7 +230,7 @@ class RpingTest
     @Test
     void shouldFailTheServerWhenItsClientRefusesTheReplyBeforeAnyPing() throws Exception
     {
-        final int port = freePort();
+        final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
         final CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> Rping.run(
             new String[] { "-s", "-a", "127.0.0.1", "-p", String.valueOf(port), "--mpa-revision", "1" },
@@ -315,13 +315,5 @@ class RpingTest
             Thread.sleep(50);
         }
         return exit;
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -17,7 +17,6 @@ package io.warpbus.tools;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,6 +32,7 @@ import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.journal.Journal;
 import io.warpbus.journal.JournalContext;
 import io.warpbus.journal.StreamRecorder;
+import io.warpbus.testing.FreePorts;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,14 +60,15 @@ class SubFromTest
     {
         final int historic = 30_000;
         final int total = 40_000;
-        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + freePort() + "|stream=" + STREAM + "|ring=256k";
+        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + STREAM +
+            "|ring=256k";
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final AtomicInteger exit = new AtomicInteger(-1);
         try (Bus bus = Bus.launch(new BusContext().directory(dir.resolve("bus")).name("pub")
             .threadingMode(ThreadingMode.INVOKER).termLength(64 * 1024).window(1024 * 1024).ringCapacity(256 * 1024));
             Journal journal = Journal.open(new JournalContext().directory(dir.resolve("journal")));
-            StreamRecorder recorder = new StreamRecorder(bus, journal, channel, "127.0.0.1:" + freePort(),
+            StreamRecorder recorder = new StreamRecorder(bus, journal, channel, "127.0.0.1:" + FreePorts.loopback(),
                 Throwable::printStackTrace))
         {
             final ExclusivePublication publication = bus.addExclusivePublication(channel);
@@ -108,14 +109,6 @@ class SubFromTest
             assertEquals("received " + total + " messages, gaps 0, duplicates 0, checksum " +
                 PubTool.hex(sent.getValue()), line);
             assertTrue(recorder.replayService().replays() >= 1, "the history came from the recorder");
-        }
-    }
-
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 }

@@ -16,9 +16,6 @@
 package io.warpbus.metrics;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
@@ -33,6 +30,7 @@ import io.warpbus.bus.Subscription;
 import io.warpbus.bus.status.CountersFile;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -67,7 +65,7 @@ class BusCountersMeterBinderTest
     @Test
     void shouldExposeTheBussCountersAsTaggedMetersThatFollowTheirValuesAndLeaveWithThem() throws IOException
     {
-        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + freePort() + "|stream=1001";
+        final String channel = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=1001";
         bus = Bus.launch(new BusContext().directory(dir).name("metrics-test").threadingMode(ThreadingMode.INVOKER));
         final ExclusivePublication publication = bus.addExclusivePublication(channel);
         final Subscription subscription = bus.addSubscription(channel + "|name=md-reader");
@@ -128,15 +126,6 @@ class BusCountersMeterBinderTest
         }, () -> null == registry.find("warpbus.publication.position").gauge());
         assertNull(registry.find("warpbus.subscriber.lag").gauge(), "meters leave with their counters");
         assertNotNull(registry.find("warpbus.bus.messages.sent").functionCounter(), "system counters stay");
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket())
-        {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        }
     }
 
     @Test

@@ -31,6 +31,7 @@ import io.warpbus.demo.service.EngineService;
 import io.warpbus.demo.service.EngineStats;
 import io.warpbus.demo.service.MetricsServer;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -47,9 +48,9 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  */
 final class EngineFixture implements AutoCloseable
 {
-    final int enginePort = GatewayFixtures.freePort();
+    final int enginePort = FreePorts.loopback();
     /** Where a direct client of the default route (origin 0) publishes its orders. */
-    final int directPort = GatewayFixtures.freePort();
+    final int directPort = FreePorts.loopback();
     final int[] gatewayPorts;
     private final Bus bus;
     private final AppCounters counters;
@@ -76,7 +77,7 @@ final class EngineFixture implements AutoCloseable
         gatewayPorts = new int[gateways];
         for (int i = 0; i < gateways; i++)
         {
-            gatewayPorts[i] = GatewayFixtures.freePort();
+            gatewayPorts[i] = FreePorts.loopback();
         }
         bus = Bus.launch(new BusContext().directory(dir.resolve("engine-bus")).name("engine")
             .threadingMode(ThreadingMode.INVOKER));

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,9 +65,9 @@ class FixDropCopyTest
     {
         engine = new EngineFixture(dir, 2, false);
         final Path credentials = GatewayFixtures.writeCredentials(dir);
-        final int fixPort = GatewayFixtures.freePort();
-        first = GatewayProcess.start("gateway-1", dir, credentials, engine, 1, GatewayFixtures.freePort());
-        second = GatewayProcess.start("gateway-2", dir, credentials, engine, 2, GatewayFixtures.freePort(), List.of(
+        final int fixPort = FreePorts.loopback();
+        first = GatewayProcess.start("gateway-1", dir, credentials, engine, 1, FreePorts.loopback());
+        second = GatewayProcess.start("gateway-2", dir, credentials, engine, 2, FreePorts.loopback(), List.of(
             "--warpbus.gateway.fix.port=" + fixPort, "--warpbus.gateway.fix.address=127.0.0.1",
             "--warpbus.gateway.fix.sessions[0].sender-comp-id=DROP",
             "--warpbus.gateway.fix.sessions[0].type=drop-copy"));

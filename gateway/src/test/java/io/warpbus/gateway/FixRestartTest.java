@@ -30,6 +30,7 @@ import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -77,8 +78,8 @@ class FixRestartTest
     {
         engine = new EngineFixture(dir, 1, false);
         credentials = GatewayFixtures.writeCredentials(dir);
-        port = GatewayFixtures.freePort();
-        fixPort = GatewayFixtures.freePort();
+        port = FreePorts.loopback();
+        fixPort = FreePorts.loopback();
         startGateway();
 
         alice = new FixTestClient(fixPort, "ALICE", "WARPBUS", dir.resolve("fix-client"), "alice", "alice-pw")

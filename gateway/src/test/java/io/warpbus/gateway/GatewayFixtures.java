@@ -15,14 +15,9 @@
  */
 package io.warpbus.gateway;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.warpbus.gateway.security.AuthenticatorFixtures;
 import io.warpbus.matching.Instrument;
@@ -87,31 +82,6 @@ final class GatewayFixtures
     {
         return "{\"name\":\"" + name + "\",\"password\":\"" + password + "\",\"accounts\":" + accounts +
             ",\"roles\":" + roles + ",\"marketData\":" + marketData + extra + "}";
-    }
-
-    /**
-     * A free port below Linux's ephemeral range (32768 and up). A gateway restarted by a test listens on its old
-     * port again; a port from the ephemeral range can be taken meanwhile by any outgoing connection's local end
-     * (GatewayRestartTest once failed so: "cannot listen on /127.0.0.1:40415: Address already in use").
-     *
-     * @return the port.
-     */
-    static int freePort()
-    {
-        for (int attempt = 0; attempt < 200; attempt++)
-        {
-            final int port = ThreadLocalRandom.current().nextInt(20_000, 32_768);
-            try (ServerSocket socket = new ServerSocket())
-            {
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                return port;
-            }
-            catch (final IOException inUse)
-            {
-                // taken: try another
-            }
-        }
-        throw new IllegalStateException("no free port in 20000-32767 after 200 attempts");
     }
 
     static String channel(final int port, final int stream)

@@ -30,6 +30,7 @@ import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
 import java.util.List;
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -247,7 +248,7 @@ class GatewayRestartTest
     {
         engine = new EngineFixture(dir, 1, false);
         credentials = GatewayFixtures.writeCredentials(dir);
-        port = GatewayFixtures.freePort();
+        port = FreePorts.loopback();
         this.properties = properties;
         restartGateway();
     }

@@ -43,6 +43,7 @@ import io.warpbus.journal.JournalContext;
 import io.warpbus.journal.StreamRecorder;
 import io.warpbus.metrics.CountersExporter;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import io.warpbus.testing.ProjectFiles;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -173,7 +174,7 @@ class OpsMetricNamesTest extends GatewayTestBase
             .threadingMode(ThreadingMode.INVOKER));
         recorderJournal = Journal.open(new JournalContext().directory(dir.resolve("recorder-journal")));
         recorder = new StreamRecorder(recorderBus, recorderJournal, engine().marketData(),
-            "127.0.0.1:" + GatewayFixtures.freePort(), Throwable::printStackTrace);
+            "127.0.0.1:" + FreePorts.loopback(), Throwable::printStackTrace);
         recorderThread = new Thread(() ->
         {
             final IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);

@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import io.warpbus.testing.RequiredTools;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -87,7 +88,7 @@ class PrometheusScrapeTest extends GatewayTestBase
         try (TestClient alice = client())
         {
             alice.logon("alice", "alice-pw");
-            final int prometheusPort = GatewayFixtures.freePort();
+            final int prometheusPort = FreePorts.loopback();
             final Path config = dir.resolve("prometheus.yml");
             Files.writeString(config, "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: gateway\n" +
                 "    metrics_path: /actuator/prometheus\n    static_configs:\n      - targets: ['127.0.0.1:" + port +

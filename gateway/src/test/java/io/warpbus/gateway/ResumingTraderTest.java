@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import io.warpbus.gateway.client.ResumingTraderMain;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ class ResumingTraderTest
     {
         engine = new EngineFixture(dir, 1, false);
         final Path credentials = GatewayFixtures.writeCredentials(dir);
-        final int port = GatewayFixtures.freePort();
+        final int port = FreePorts.loopback();
         gateway = GatewayProcess.start("gateway", dir, credentials, engine, 1, port);
         final Path password = Files.writeString(dir.resolve("alice.pw"), "alice-pw");
 

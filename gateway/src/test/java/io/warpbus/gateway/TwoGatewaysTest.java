@@ -18,6 +18,7 @@ package io.warpbus.gateway;
 import java.nio.file.Path;
 
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,8 +55,8 @@ class TwoGatewaysTest
     {
         engine = new EngineFixture(dir, 2, false);
         final Path credentials = GatewayFixtures.writeCredentials(dir);
-        first = GatewayProcess.start("gateway-1", dir, credentials, engine, 1, GatewayFixtures.freePort());
-        second = GatewayProcess.start("gateway-2", dir, credentials, engine, 2, GatewayFixtures.freePort());
+        first = GatewayProcess.start("gateway-1", dir, credentials, engine, 1, FreePorts.loopback());
+        second = GatewayProcess.start("gateway-2", dir, credentials, engine, 2, FreePorts.loopback());
 
         try (TestClient alice = new TestClient(first.port()); TestClient bob = new TestClient(second.port());
             TestClient aliceAgain = new TestClient(second.port()))

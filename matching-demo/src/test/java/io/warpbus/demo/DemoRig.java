@@ -16,9 +16,6 @@
 package io.warpbus.demo;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import io.warpbus.bus.Bus;
@@ -26,6 +23,7 @@ import io.warpbus.bus.BusContext;
 import io.warpbus.demo.service.EngineContext;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.matching.load.LoadProfile;
+import io.warpbus.testing.FreePorts;
 
 /**
  * Channels on free loopback ports, small {@code INVOKER} buses and engine contexts on those channels for the demo's
@@ -40,8 +38,8 @@ final class DemoRig
 
     DemoRig() throws IOException
     {
-        final int orderPort = freePort();
-        final int enginePort = freePort();
+        final int orderPort = FreePorts.loopback();
+        final int enginePort = FreePorts.loopback();
         orders = "warp:iwarp?endpoint=127.0.0.1:" + orderPort + "|stream=1001";
         reports = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1002";
         marketData = "warp:iwarp?endpoint=127.0.0.1:" + enginePort + "|stream=1003";
@@ -80,14 +78,5 @@ final class DemoRig
     {
         return Bus.launch(new BusContext().directory(dir).name(name).threadingMode(ThreadingMode.INVOKER)
             .termLength(1024 * 1024).window(16 * 1024 * 1024).ringCapacity(4 * 1024 * 1024));
-    }
-
-    static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket())
-        {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        }
     }
 }

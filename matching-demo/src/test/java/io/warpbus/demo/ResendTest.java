@@ -41,6 +41,7 @@ import io.warpbus.orderentry.sbe.ResendRequestEncoder;
 import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -157,7 +158,7 @@ class ResendTest
         rig = new EngineRig(dir, Bus.launch(new BusContext().directory(dir).name("engine")
             .threadingMode(ThreadingMode.INVOKER).termLength(64 * 1024).window(2 * 1024 * 1024)
             .ringCapacity(1024 * 1024)));
-        final String otherOrders = "warp:iwarp?endpoint=127.0.0.1:" + DemoRig.freePort() + "|stream=1001";
+        final String otherOrders = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=1001";
         engine = new EngineService(engineContext().orderEntryChannel(otherOrders));
         final LoadProfile profile = LoadProfile.tradingDay(2, 11).commandsPerSecond(50_000);
         final LoadClient client = new LoadClient(rig.clientBus, rig.channels.orders,

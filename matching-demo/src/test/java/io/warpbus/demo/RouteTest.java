@@ -40,6 +40,7 @@ import io.warpbus.orderentry.sbe.ResendRequestEncoder;
 import io.warpbus.orderentry.sbe.Side;
 import io.warpbus.orderentry.sbe.TimeInForce;
 import io.warpbus.testing.Await;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -208,7 +209,7 @@ class RouteTest
     private void start(final Path journal) throws IOException
     {
         rig = new DemoRig();
-        orders = new String[] { rig.orders, channel(DemoRig.freePort(), 1001), channel(DemoRig.freePort(), 1001) };
+        orders = new String[] { rig.orders, channel(FreePorts.loopback(), 1001), channel(FreePorts.loopback(), 1001) };
         final int enginePort = Integer.parseInt(rig.reports.replaceAll(".*:([0-9]+)\\|.*", "$1"));
         reports = new String[] { rig.reports, channel(enginePort, 1011), channel(enginePort, 1012) };
         dropCopy = channel(enginePort, 1005);

@@ -45,6 +45,8 @@ final class Connection
 {
     private static final int FPDU_LIMIT = 256;
     private static final long TEARDOWN_LINGER_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Holds since its last write after which a connection no longer counts as streaming. */
+    static final int STREAMING_GAP_HOLDS = 10;
     private static final byte[] NO_DATA = new byte[0];
 
     private final RnicAgent agent;
@@ -62,6 +64,11 @@ final class Connection
     private InetSocketAddress remoteAddress;
     private QueuePair qp;
     private boolean outputShutdown;
+    private long cycleNs;
+    private long lastWriteBytes;
+    private long lastWriteNs;
+    private long holdingSinceNs;
+    private boolean holding;
 
     private Connection(
         final RnicAgent agent,
@@ -150,6 +157,7 @@ final class Connection
             case AWAIT_FIRST_FPDU:
             case RTS:
             case CLOSING:
+                cycleNs = nowNs;
                 return fullOperation();
             case TERMINATING:
             {
@@ -196,7 +204,45 @@ final class Connection
         {
             work += assembler.assemble();
         }
+        if (holdForMore())
+        {
+            // Busy, not idle: the hold ends by the clock, and an idle strategy must not park through it.
+            return work + 1;
+        }
         return work + writeSocket();
+    }
+
+    /**
+     * Transmit coalescing: should what is queued wait for the next duty cycles' FPDUs? Only while this connection
+     * streams (its last socket write carried {@link RnicConfiguration#STREAMING_WRITE} bytes or more, less than
+     * {@link #STREAMING_GAP_HOLDS} holds ago: a message after a quiet spell goes at once) and less than
+     * {@link RnicContext#coalesceBytes()} are queued, for up to {@link RnicContext#coalesceHoldNs()} from the duty
+     * cycle that queued the first of them; the clock is read once a cycle, so a hold lasts at least one cycle. A
+     * stream of small messages then costs one TCP write per hold or per 64 KiB instead of one per duty cycle
+     * (docs/performance.md, "Coalescing a stream's writes"); when the stream thins, the write that ends a hold is
+     * small and the connection sends at once again.
+     */
+    private boolean holdForMore()
+    {
+        final long pending = out.pending();
+        final long holdNs = context.coalesceHoldNs();
+        if (0 == pending || lastWriteBytes < RnicConfiguration.STREAMING_WRITE || pending >= context.coalesceBytes() ||
+            cycleNs - lastWriteNs >= STREAMING_GAP_HOLDS * holdNs || ConnectionState.RTS != lifecycle.state())
+        {
+            holding = false;
+            return false;
+        }
+        if (!holding)
+        {
+            holding = true;
+            holdingSinceNs = cycleNs;
+        }
+        if (cycleNs - holdingSinceNs < holdNs)
+        {
+            return true;
+        }
+        holding = false;
+        return false;
     }
 
     private int receiveFpdus()
@@ -361,6 +407,8 @@ final class Connection
             return 1;
         }
         counters.socketWrites.incrementOrdered();
+        lastWriteBytes = written;
+        lastWriteNs = cycleNs;
         if (written <= 0)
         {
             return 0;

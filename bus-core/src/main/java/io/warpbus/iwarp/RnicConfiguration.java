@@ -115,6 +115,21 @@ public final class RnicConfiguration
     /** Default direct placement. */
     public static final boolean DIRECT_PLACEMENT_DEFAULT = true;
 
+    /**
+     * Transmit coalescing, how long at most: while a connection streams (its last socket write carried at least
+     * {@link #STREAMING_WRITE} bytes), what a duty cycle assembled waits up to this long for the next cycles' FPDUs, so
+     * that one socket write carries many cycles' worth; 0 turns coalescing off.
+     */
+    public static final String COALESCE_HOLD_PROP_NAME = "warpbus.rnic.coalesce.hold";
+    /** Default coalescing hold (docs/performance.md, "Coalescing a stream's writes"). */
+    public static final long COALESCE_HOLD_DEFAULT_NS = TimeUnit.MICROSECONDS.toNanos(20);
+    /** Transmit coalescing, how much: a held write goes once this many bytes are queued. */
+    public static final String COALESCE_BYTES_PROP_NAME = "warpbus.rnic.coalesce.bytes";
+    /** Default coalescing size. */
+    public static final int COALESCE_BYTES_DEFAULT = 64 * 1024;
+    /** A socket write of at least this many bytes means the connection streams, and its next writes may be held. */
+    public static final int STREAMING_WRITE = 4096;
+
     private RnicConfiguration()
     {
     }
@@ -179,6 +194,16 @@ public final class RnicConfiguration
     static boolean tcpNoDelay()
     {
         return Boolean.parseBoolean(System.getProperty(TCP_NODELAY_PROP_NAME, String.valueOf(TCP_NODELAY_DEFAULT)));
+    }
+
+    static long coalesceHoldNs()
+    {
+        return SystemUtil.getDurationInNanos(COALESCE_HOLD_PROP_NAME, COALESCE_HOLD_DEFAULT_NS);
+    }
+
+    static int coalesceBytes()
+    {
+        return SystemUtil.getSizeAsInt(COALESCE_BYTES_PROP_NAME, COALESCE_BYTES_DEFAULT);
     }
 
     static boolean directPlacement()

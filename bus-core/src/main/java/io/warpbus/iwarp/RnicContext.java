@@ -52,6 +52,8 @@ public final class RnicContext
     private int maxFpduLength = RnicConfiguration.maxFpduLength();
     private boolean tcpNoDelay = RnicConfiguration.tcpNoDelay();
     private boolean directPlacement = RnicConfiguration.directPlacement();
+    private long coalesceHoldNs = RnicConfiguration.coalesceHoldNs();
+    private int coalesceBytes = RnicConfiguration.coalesceBytes();
     private ErrorHandler errorHandler;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private CountersManager countersManager;
@@ -91,6 +93,17 @@ public final class RnicContext
         {
             throw new IllegalArgumentException(RnicConfiguration.MAX_FPDU_PROP_NAME +
                 " must be 0 (derive from the MTU) or in [134, 65536]: " + maxFpdu);
+        }
+        if (coalesceHoldNs < 0)
+        {
+            throw new IllegalArgumentException(RnicConfiguration.COALESCE_HOLD_PROP_NAME +
+                " must be 0 (off) or positive: " + coalesceHoldNs + " ns");
+        }
+        if (coalesceBytes <= RnicConfiguration.STREAMING_WRITE || coalesceBytes > ioBufferLength / 2)
+        {
+            throw new IllegalArgumentException(RnicConfiguration.COALESCE_BYTES_PROP_NAME + " must be over " +
+                RnicConfiguration.STREAMING_WRITE + " and at most half of " + RnicConfiguration.IO_BUFFER_PROP_NAME +
+                " (" + ioBufferLength / 2 + "): " + coalesceBytes);
         }
         if (socketBufferLength < 4096)
         {
@@ -410,6 +423,53 @@ public final class RnicContext
     public boolean directPlacement()
     {
         return directPlacement;
+    }
+
+    /**
+     * Transmit coalescing: while a connection streams (its last socket write carried at least
+     * {@link RnicConfiguration#STREAMING_WRITE} bytes), what a duty cycle assembled waits for the next cycles' FPDUs
+     * up to this long, or until {@link #coalesceBytes(int)} are queued, and goes in one socket write. A connection
+     * whose last write was smaller sends at once, so a message after a quiet spell, or a ping-pong, never waits.
+     *
+     * @param holdNs the longest wait, 0 for none.
+     * @return this for a fluent API.
+     */
+    public RnicContext coalesceHoldNs(final long holdNs)
+    {
+        this.coalesceHoldNs = holdNs;
+        return this;
+    }
+
+    /**
+     * The longest a streaming connection's queued FPDUs wait to be written with the next cycles'.
+     *
+     * @return nanoseconds, 0 when coalescing is off.
+     */
+    public long coalesceHoldNs()
+    {
+        return coalesceHoldNs;
+    }
+
+    /**
+     * Queued bytes at which a held write goes at once.
+     *
+     * @param bytes the size, over {@link RnicConfiguration#STREAMING_WRITE} and at most half the I/O buffer.
+     * @return this for a fluent API.
+     */
+    public RnicContext coalesceBytes(final int bytes)
+    {
+        this.coalesceBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Queued bytes at which a held write goes at once.
+     *
+     * @return bytes.
+     */
+    public int coalesceBytes()
+    {
+        return coalesceBytes;
     }
 
     /**

@@ -427,9 +427,10 @@ public final class RnicContext
 
     /**
      * Transmit coalescing: while a connection streams (its last socket write carried at least
-     * {@link RnicConfiguration#STREAMING_WRITE} bytes), what a duty cycle assembled waits for the next cycles' FPDUs
-     * up to this long, or until {@link #coalesceBytes(int)} are queued, and goes in one socket write. A connection
-     * whose last write was smaller sends at once, so a message after a quiet spell, or a ping-pong, never waits.
+     * {@link RnicConfiguration#STREAMING_WRITE} bytes, less than ten holds ago), what a duty cycle assembled waits for
+     * the next cycles' FPDUs up to this long from that cycle, or until {@link #coalesceBytes(int)} are queued, and goes
+     * in one socket write. A connection whose last write was smaller, or longer ago, sends at once, so a ping-pong, a
+     * lone message or the first after a quiet spell never waits.
      *
      * @param holdNs the longest wait, 0 for none.
      * @return this for a fluent API.

@@ -89,6 +89,10 @@ class SteadyStateAllocationTest
         runLargeWrites(LARGE_WARM_UP);
         clock.warmingUp(false);
         assertTrue(clock.offsetNs() >= WARM_UP * RnicAgent.SLOW_POLL_INTERVAL_NS, "warm-up duty cycles polled");
+        // And a part at the system's rate: with the clock stepping a millisecond a reading, a streaming connection's
+        // writes were never held (a hold is 20 us), and the first holds would come, and be compiled, in a window.
+        runOperations(WARM_UP / 3);
+        runLargeWrites(LARGE_WARM_UP / 2);
         // The JDK links some socket natives lazily, the first time a path is taken (a short write under load, for
         // example), and that costs a one-off allocation of a few dozen bytes. Steady state means it does not come
         // back: two consecutive windows must allocate nothing, and every window is reported if they never do.

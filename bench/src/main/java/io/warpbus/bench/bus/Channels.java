@@ -89,7 +89,7 @@ final class Channels
     {
         final Channel ping = channel(system, streamBase + 1);
         final Channel pong = BusSystem.WARPBUS_RDMA_DUPLEX == system ?
-            new Channel(ping.uri().replace("rdma:endpoint=", "rdma:reverse="), streamBase + 2, 1) :
+            new Channel(RdmaEndpoint.reverseOf(ping.uri()), streamBase + 2, 1) :
             channel(system, streamBase + 2);
         return new Plan(List.of(ping), List.of(pong), List.of(pong), List.of(ping));
     }

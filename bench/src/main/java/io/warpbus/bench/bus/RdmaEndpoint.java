@@ -103,6 +103,8 @@ final class RdmaEndpoint implements Endpoint
         long count;
         boolean connected;
         ConnectionEvent lost;
+        /** For a reverse publication, once connected: the subscription whose connection it writes back over. */
+        Subscription forward;
 
         Publication(final InetSocketAddress address, final boolean reverse)
         {
@@ -155,9 +157,10 @@ final class RdmaEndpoint implements Endpoint
             {
                 return false;
             }
-            if (null != lost)
+            final ConnectionEvent lostWith = null == forward ? lost : forward.lost;
+            if (null != lostWith)
             {
-                throw failed(lost);
+                throw failed(lostWith);
             }
             if (!connected)
             {
@@ -178,17 +181,16 @@ final class RdmaEndpoint implements Endpoint
         /** A reverse publication writes into the slot the forward subscription's peer accepted with. */
         private boolean takeReturnPath()
         {
-            final Subscription forward = subscriptionTo(address);
-            if (null == forward || !forward.connected)
+            final Subscription subscription = subscriptionTo(address);
+            if (null == subscription || !subscription.connected)
             {
                 return false;
             }
-            qp = forward.qp;
-            remoteStag = forward.returnStag;
-            remoteAddress = forward.returnAddress;
+            forward = subscription;
+            qp = subscription.qp;
+            remoteStag = subscription.returnStag;
+            remoteAddress = subscription.returnAddress;
             connected = true;
-            lost = forward.lost;
-            forward.reversePublication = this;
             return true;
         }
 
@@ -209,7 +211,6 @@ final class RdmaEndpoint implements Endpoint
         QueuePair qp;
         int returnStag;
         long returnAddress;
-        Publication reversePublication;
         ConnectionEvent lost;
         long seen;
         long retryAtNs;
@@ -267,10 +268,6 @@ final class RdmaEndpoint implements Endpoint
             {
                 // Expected when a case closes its channels; nothing arrives after it, and an offer back says so.
                 lost = event;
-                if (null != reversePublication)
-                {
-                    reversePublication.lost = event;
-                }
             }
             else
             {
@@ -494,6 +491,22 @@ final class RdmaEndpoint implements Endpoint
         }
         return new InetSocketAddress(channel.substring(prefix.length(), colon),
             Integer.parseInt(channel.substring(colon + 1)));
+    }
+
+    /**
+     * The channel back over the connection that {@code channel} makes.
+     *
+     * @param channel an {@code rdma:endpoint=HOST:PORT} channel.
+     * @return {@code rdma:reverse=HOST:PORT}.
+     */
+    static String reverseOf(final String channel)
+    {
+        if (isReverse(channel))
+        {
+            throw new IllegalArgumentException("already a reverse channel: '" + channel + "'");
+        }
+        address(channel);
+        return REVERSE + channel.substring(FORWARD.length());
     }
 
     /**

@@ -41,6 +41,7 @@ public final class MemoryRegion implements AutoCloseable
     private final UnsafeBuffer buffer;
     private final ByteBuffer byteView;
     private final ByteBuffer placementView;
+    private ByteBuffer[] gatherViews;
     private final Object memoryOwner;
     private final long taggedOffsetBase;
     private final int stag;
@@ -174,6 +175,33 @@ public final class MemoryRegion implements AutoCloseable
     ByteBuffer byteView()
     {
         return byteView;
+    }
+
+    /**
+     * A view of the region's bytes for the engine's gathering writes, one for each place in a write's list (one
+     * write may take several pieces from the same region, each with its own position and limit). Each is made the
+     * first time the region fills that place and kept, so that however a connection's pieces interleave regions,
+     * the transmit path allocates nothing once every place has been used. Engine thread only; the region must have
+     * a {@link #byteView()}.
+     *
+     * @param index the place in the write's list, below {@code TransmitRing.IOV_MAX}.
+     * @return the view; its position and limit are the caller's to set.
+     */
+    ByteBuffer gatherView(final int index)
+    {
+        ByteBuffer[] views = gatherViews;
+        if (null == views)
+        {
+            views = new ByteBuffer[TransmitRing.IOV_MAX];
+            gatherViews = views;
+        }
+        ByteBuffer view = views[index];
+        if (null == view)
+        {
+            view = byteView.duplicate();
+            views[index] = view;
+        }
+        return view;
     }
 
     /**

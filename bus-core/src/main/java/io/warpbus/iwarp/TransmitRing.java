@@ -42,7 +42,7 @@ final class TransmitRing
     static final int GATHER_THRESHOLD = 2048;
     private static final int SEGMENT_CAPACITY = 256;
     private static final int SEGMENT_MASK = SEGMENT_CAPACITY - 1;
-    private static final int IOV_MAX = 64;
+    static final int IOV_MAX = 64;
     /** Fills the unused tail of the gather list: the JDK skips empty buffers. */
     private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
     /**
@@ -62,8 +62,6 @@ final class TransmitRing
     private final int[] segmentOffset = new int[SEGMENT_CAPACITY];
     private final int[] segmentLength = new int[SEGMENT_CAPACITY];
     private final MemoryRegion[] segmentRegion = new MemoryRegion[SEGMENT_CAPACITY];
-    private final ByteBuffer[] regionViews = new ByteBuffer[SEGMENT_CAPACITY];
-    private final MemoryRegion[] regionViewOwners = new MemoryRegion[SEGMENT_CAPACITY];
     private final ByteBuffer[] ringViews = new ByteBuffer[IOV_MAX];
     private final ByteBuffer[] iov = new ByteBuffer[IOV_MAX];
     private int segmentHead;
@@ -192,7 +190,6 @@ final class TransmitRing
             buffer.putByte(headerEnd + i, (byte)0);
         }
         appendRing(offset, headerEnd - offset);
-        final int slot = (segmentHead + segmentCount) & SEGMENT_MASK;
         appendSegment(index, length, region);
         appendRing(headerEnd, pad + Fpdu.CRC_LENGTH);
         assembledTotal += Fpdu.fpduLength(ulpduLength);
@@ -200,7 +197,7 @@ final class TransmitRing
         int value = 0;
         if (crcEnabled)
         {
-            final ByteBuffer view = regionViews[slot];
+            final ByteBuffer view = region.gatherView(0);
             crc.reset();
             bytes.limit(headerEnd).position(offset);
             crc.update(bytes);
@@ -262,7 +259,7 @@ final class TransmitRing
             for (int i = 0; i < count; i++)
             {
                 final int slot = (segmentHead + i) & SEGMENT_MASK;
-                final ByteBuffer view = null == segmentRegion[slot] ? ringViews[i] : regionViews[slot];
+                final ByteBuffer view = null == segmentRegion[slot] ? ringViews[i] : segmentRegion[slot].gatherView(i);
                 final int offset = segmentOffset[slot];
                 view.limit(offset + segmentLength[slot]).position(offset);
                 iov[i] = view;
@@ -363,25 +360,7 @@ final class TransmitRing
         segmentOffset[slot] = offset;
         segmentLength[slot] = length;
         segmentRegion[slot] = region;
-        if (null != region)
-        {
-            regionView(slot, region);
-        }
         segmentCount++;
         pending += length;
-    }
-
-    /**
-     * The view of a region used by one segment slot: created when the slot first carries that region, so a
-     * steady stream from the same regions allocates nothing.
-     */
-    private ByteBuffer regionView(final int slot, final MemoryRegion region)
-    {
-        if (regionViewOwners[slot] != region)
-        {
-            regionViews[slot] = region.byteView().duplicate();
-            regionViewOwners[slot] = region;
-        }
-        return regionViews[slot];
     }
 }

@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.zip.CRC32C;
 
 import io.warpbus.iwarp.mpa.Fpdu;
+import io.warpbus.testing.ThreadAllocation;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,10 +72,14 @@ class TransmitRingTest
         final long seed = System.nanoTime();
         final Random random = new Random(seed);
         final ProtectionDomain pd = rnic.allocateProtectionDomain();
-        final MemoryRegion region = pd.registerMemory(ByteBuffer.allocateDirect(1 << 16), 0);
-        final byte[] regionBytes = new byte[1 << 16];
-        random.nextBytes(regionBytes);
-        region.buffer().putBytes(0, regionBytes);
+        // Several regions, so that one write gathers pieces of different regions, and of the same one more than once.
+        final MemoryRegion[] regions = regions(pd);
+        final byte[][] regionBytes = new byte[regions.length][1 << 16];
+        for (int r = 0; r < regions.length; r++)
+        {
+            random.nextBytes(regionBytes[r]);
+            regions[r].buffer().putBytes(0, regionBytes[r]);
+        }
 
         final TransmitRing ring = new TransmitRing(8192, new CRC32C());
         ring.crcEnabled = true;
@@ -87,7 +92,8 @@ class TransmitRingTest
         {
             final boolean gather = random.nextBoolean();
             final int payload = gather ? TransmitRing.GATHER_THRESHOLD + random.nextInt(4000) : random.nextInt(300);
-            final int index = random.nextInt(regionBytes.length - payload);
+            final int r = random.nextInt(regions.length);
+            final int index = random.nextInt(regionBytes[r].length - payload);
             final int header = 14;
             int offset;
             while ((offset = ring.claim(gather ? 2 + header + 7 : Fpdu.fpduLength(header + payload), 64)) < 0)
@@ -100,16 +106,16 @@ class TransmitRingTest
             ring.buffer.putBytes(offset + 2, headerBytes);
             if (gather)
             {
-                ring.commitGathered(offset, header, region, index, payload);
+                ring.commitGathered(offset, header, regions[r], index, payload);
             }
             else
             {
-                ring.buffer.putBytes(offset + 2 + header, regionBytes, index, payload);
+                ring.buffer.putBytes(offset + 2 + header, regionBytes[r], index, payload);
                 ring.commitFpdu(offset, header + payload);
             }
             expected.writeBytes(new byte[] { (byte)((header + payload) >> 8), (byte)(header + payload) });
             expected.writeBytes(headerBytes);
-            expected.write(regionBytes, index, payload);
+            expected.write(regionBytes[r], index, payload);
             if (random.nextInt(4) == 0)
             {
                 ring.write(sender);
@@ -147,6 +153,81 @@ class TransmitRingTest
         }
         assertArrayEquals(expected.toByteArray(), stripped.toByteArray(), "seed " + seed);
         assertTrue(ring.writtenTotal > 8192 * 10, "the ring must have wrapped many times");
+    }
+
+    /**
+     * Gathered pieces from three regions in a random order, so that where each region's pieces fall in the ring's
+     * segments and in each write's list keeps changing: once every region has filled every place in a write's list,
+     * the ring allocates nothing.
+     */
+    @Test
+    void shouldNotAllocateWhileGatheringFromAnyMixOfRegions() throws IOException
+    {
+        final long seed = System.nanoTime();
+        final Random random = new Random(seed);
+        final MemoryRegion[] regions = regions(rnic.allocateProtectionDomain());
+        final TransmitRing ring = new TransmitRing(8192, new CRC32C());
+        ring.crcEnabled = true;
+        final ByteBuffer in = ByteBuffer.allocateDirect(1 << 16);
+        receiver.configureBlocking(false);
+
+        gatherMixed(ring, regions, random, in, 300_000);
+        final StringBuilder windows = new StringBuilder();
+        int zeroWindowsInARow = 0;
+        for (int window = 0; window < 10 && zeroWindowsInARow < 2; window++)
+        {
+            final long before = ThreadAllocation.current();
+            gatherMixed(ring, regions, random, in, 20_000);
+            final long allocated = ThreadAllocation.current() - before;
+            windows.append(allocated).append(' ');
+            zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
+        }
+        assertEquals(2, zeroWindowsInARow, "bytes allocated per window of 20,000 gathered FPDUs: " + windows +
+            "(seed " + seed + ")");
+    }
+
+    private void gatherMixed(
+        final TransmitRing ring,
+        final MemoryRegion[] regions,
+        final Random random,
+        final ByteBuffer in,
+        final int count) throws IOException
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final int payload = TransmitRing.GATHER_THRESHOLD + random.nextInt(1000);
+            int offset;
+            while ((offset = ring.claim(2 + 14 + 7, 64)) < 0)
+            {
+                ring.write(sender);
+                in.clear();
+                receiver.read(in);
+            }
+            final MemoryRegion region = regions[random.nextInt(regions.length)];
+            ring.commitGathered(offset, 14, region, random.nextInt(1 << 12), payload);
+            if (random.nextInt(3) == 0)
+            {
+                ring.write(sender);
+                in.clear();
+                receiver.read(in);
+            }
+        }
+        while (ring.pending() > 0)
+        {
+            ring.write(sender);
+            in.clear();
+            receiver.read(in);
+        }
+    }
+
+    private static MemoryRegion[] regions(final ProtectionDomain pd)
+    {
+        final MemoryRegion[] regions = new MemoryRegion[3];
+        for (int r = 0; r < regions.length; r++)
+        {
+            regions[r] = pd.registerMemory(ByteBuffer.allocateDirect(1 << 16), 0);
+        }
+        return regions;
     }
 
     private static void drain(final SocketChannel channel, final ByteBuffer in, final java.io.ByteArrayOutputStream out)

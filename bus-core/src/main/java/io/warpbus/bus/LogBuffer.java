@@ -113,8 +113,8 @@ final class LogBuffer
                 zeroes.clear().limit((int)Math.min(zeroes.capacity(), windowLength - position));
                 position += channel.write(zeroes, position);
             }
-            return new LogBuffer(termLength, windowLength, channel.map(FileChannel.MapMode.READ_WRITE, 0,
-                windowLength), file);
+            return new LogBuffer(termLength, windowLength, IpcDirectory.preTouch(
+                channel.map(FileChannel.MapMode.READ_WRITE, 0, windowLength)), file);
         }
         catch (final IOException | RuntimeException ex)
         {

@@ -277,6 +277,12 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             return 0;
         }
+        if (log.cleanPosition < log.windowLength)
+        {
+            // The first lap: nothing was ever written from the clean position on, and a new log is all zeroes.
+            log.cleanPosition += log.termLength;
+            return 1;
+        }
         final long reusedFrom = log.cleanPosition - log.windowLength + log.termLength;
         heldForAbsent = durables.heldPosition() < reusedFrom;
         if (heldForAbsent)

@@ -124,6 +124,128 @@ class IpcSharedLogTest
         await(() -> !Files.exists(log), "the closed publication to delete its log");
     }
 
+    /**
+     * Every page of the log and the rings is in the page tables of the processes that map them before the first
+     * message, on both sides: a page touched for the first time on the data path costs a fault inside a round trip.
+     */
+    @Test
+    void shouldMapEveryPageOfTheLogAndTheRingBeforeTheFirstMessage() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=36";
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        await(() -> 1 == publication.subscriberCount() && subscription.isConnected(), "the subscriber to join");
+
+        final Path log = IpcDirectory.logFile(stream(36), ProcessHandle.current().pid(), publication.sessionId());
+        final List<long[]> logMappings = residentAndSize(log);
+        assertEquals(2, logMappings.size(), "the log is mapped by its writer and by the subscriber");
+        final List<Path> rings = files(stream(36), "ring-*.dat");
+        assertEquals(1, rings.size(), "one ring: " + rings);
+        final List<long[]> ringMappings = residentAndSize(rings.get(0));
+        assertEquals(2, ringMappings.size(), "the ring is mapped by its subscriber and by the publisher");
+        for (final long[] mapping : concat(logMappings, ringMappings))
+        {
+            assertEquals(mapping[1], mapping[0], "resident kB of a mapping of " + mapping[1] + " kB");
+        }
+    }
+
+    /**
+     * Resident and mapped kB of each mapping of a file in this process, from {@code /proc/self/smaps}.
+     */
+    private static List<long[]> residentAndSize(final Path file) throws IOException
+    {
+        final String name = file.toRealPath().toString();
+        final List<long[]> mappings = new ArrayList<>();
+        long[] current = null;
+        for (final String line : Files.readAllLines(Path.of("/proc/self/smaps")))
+        {
+            if (!line.isEmpty() && Character.digit(line.charAt(0), 16) >= 0)
+            {
+                current = line.endsWith(" " + name) ? new long[2] : null;
+                if (null != current)
+                {
+                    mappings.add(current);
+                }
+            }
+            else if (null != current && line.startsWith("Size:"))
+            {
+                current[1] = kilobytes(line);
+            }
+            else if (null != current && line.startsWith("Rss:"))
+            {
+                current[0] = kilobytes(line);
+            }
+        }
+        return mappings;
+    }
+
+    private static long kilobytes(final String smapsLine)
+    {
+        final String[] fields = smapsLine.trim().split("\\s+");
+        return Long.parseLong(fields[1]);
+    }
+
+    private static List<long[]> concat(final List<long[]> first, final List<long[]> second)
+    {
+        final List<long[]> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    /**
+     * Messages of lengths that do not repeat with the window, over several laps of the log: the first lap is used as
+     * the file was created (zeroes), every later one only after it is cleaned, so no frame of an earlier lap is ever
+     * read as a new one.
+     */
+    @Test
+    void shouldDeliverEveryLapOfTheLogOnceInOrder()
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=35";
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        await(() -> 1 == publication.subscriberCount(), "the subscriber to join");
+
+        final UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        final long[] next = new long[1];
+        final FragmentHandler handler = (buffer, offset, length, header) ->
+        {
+            final long index = buffer.getLong(offset);
+            if (index != next[0] || length != lapLength(index) || buffer.getByte(offset + length - 1) != (byte)index)
+            {
+                fail("message " + next[0] + " expected, read index " + index + " of " + length + " bytes");
+            }
+            next[0]++;
+        };
+        final long count = 4L * BusTestProcess.WINDOW / 128;
+        long offered = 0;
+        while (next[0] < count)
+        {
+            Await.checkInterrupted();
+            if (offered < count)
+            {
+                final int length = lapLength(offered);
+                payload.putLong(0, offered);
+                payload.putByte(length - 1, (byte)offered);
+                if (publication.offer(payload, 0, length) > 0)
+                {
+                    offered++;
+                }
+            }
+            bus.doWork();
+            subscription.poll(handler, 64);
+        }
+        assertTrue(publication.position() > 3L * BusTestProcess.WINDOW, "over three laps of the window: " +
+            publication.position());
+        assertEquals(0, subscription.poll(handler, 64), "nothing after the last message");
+    }
+
+    private static int lapLength(final long index)
+    {
+        return 16 + (int)(index % 97);
+    }
+
     @Test
     void shouldDeleteALogLeftByAPublisherThatExited() throws Exception
     {

@@ -69,6 +69,7 @@ final class Connection
     private long lastWriteNs;
     private long holdingSinceNs;
     private boolean holding;
+    private boolean pipelined;
 
     private Connection(
         final RnicAgent agent,
@@ -200,6 +201,7 @@ final class Connection
     private int transmit()
     {
         int work = 0;
+        pipelined = false;
         if (lifecycle.state().isFullOperation())
         {
             work += assembler.assemble();
@@ -217,7 +219,9 @@ final class Connection
      * streams (its last socket write carried {@link RnicConfiguration#STREAMING_WRITE} bytes or more, less than
      * {@link #STREAMING_GAP_HOLDS} holds ago: a message after a quiet spell goes at once) and less than
      * {@link RnicContext#coalesceBytes()} are queued, for up to {@link RnicContext#coalesceHoldNs()} from the duty
-     * cycle that queued the first of them; the clock is read once a cycle, so a hold lasts at least one cycle. A
+     * cycle that queued the first of them; the clock is read once a cycle, so a hold lasts at least one cycle. The
+     * rest of a message the assembler began handing to TCP in this cycle ({@link #flush()}) is never held: it is
+     * part of a message already on its way (a 64 KiB ping-pong paid a whole hold per round trip). A
      * stream of small messages then costs one TCP write per hold or per 64 KiB instead of one per duty cycle
      * (docs/performance.md, "Coalescing a stream's writes"); when the stream thins, the write that ends a hold is
      * small and the connection sends at once again.
@@ -226,8 +230,9 @@ final class Connection
     {
         final long pending = out.pending();
         final long holdNs = context.coalesceHoldNs();
-        if (0 == pending || lastWriteBytes < RnicConfiguration.STREAMING_WRITE || pending >= context.coalesceBytes() ||
-            cycleNs - lastWriteNs >= STREAMING_GAP_HOLDS * holdNs || ConnectionState.RTS != lifecycle.state())
+        if (0 == pending || pipelined || lastWriteBytes < RnicConfiguration.STREAMING_WRITE ||
+            pending >= context.coalesceBytes() || cycleNs - lastWriteNs >= STREAMING_GAP_HOLDS * holdNs ||
+            ConnectionState.RTS != lifecycle.state())
         {
             holding = false;
             return false;
@@ -387,6 +392,7 @@ final class Connection
      */
     void flush()
     {
+        pipelined = true;
         writeSocket();
     }
 

@@ -124,6 +124,22 @@ class TransmitCoalescingTest
     }
 
     @Test
+    void shouldSendTheRestOfALargeMessageItBeganToSendInTheSameCycle()
+    {
+        connect(HOLD_NS, RnicConfiguration.COALESCE_BYTES_DEFAULT);
+        stream();
+
+        // Alone in the queue and over twice the assembler's pipelining size, so its first parts go to TCP while the
+        // rest is built. The rest belongs to a message already on its way (a large ping-pong's round trip), and
+        // must not wait out a hold: with the clock stopped, a hold would never end.
+        final int first = nextOffset;
+        final int size = 2 * SegmentAssembler.PIPELINE_THRESHOLD + 3000;
+        post(size);
+        pair.client.doWork();
+        awaitPlaced(first, size);
+    }
+
+    @Test
     void shouldNeverHoldWhenCoalescingIsOff()
     {
         connect(0, RnicConfiguration.COALESCE_BYTES_DEFAULT);

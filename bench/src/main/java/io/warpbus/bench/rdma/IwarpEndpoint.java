@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionQueue;
@@ -50,6 +51,7 @@ final class IwarpEndpoint implements AutoCloseable
     static final int DONE_OFFSET = DATA_LENGTH;
     static final int ACK_OFFSET = DATA_LENGTH + 64;
     private static final int REGION_LENGTH = DATA_LENGTH + 128;
+    private static final long FLUSH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
     final Rnic rnic;
     final MemoryRegion local;
@@ -158,6 +160,25 @@ final class IwarpEndpoint implements AutoCloseable
     {
         source.buffer().putLong(DONE_OFFSET, value);
         post(8, DONE_OFFSET, remoteOffset);
+    }
+
+    /**
+     * Run the engine until it has nothing left to do, before this side stops running it: a streaming connection's
+     * Write is held back to be coalesced with the next ones (a hold counts as work), so the last pong of a large
+     * ping-pong would otherwise never leave.
+     *
+     * @throws IllegalStateException when the engine is still busy after a second.
+     */
+    void flush()
+    {
+        final long deadlineNs = System.nanoTime() + FLUSH_TIMEOUT_NS;
+        while (rnic.doWork() > 0)
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new IllegalStateException("the engine still had work after " + FLUSH_TIMEOUT_NS + " ns");
+            }
+        }
     }
 
     void awaitSlot(final int offset, final long value)

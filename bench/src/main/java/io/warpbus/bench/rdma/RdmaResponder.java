@@ -132,6 +132,10 @@ public final class RdmaResponder
                 tcp.writeSequenced(size, sequence);
             }
         }
+        if (TCP != system)
+        {
+            iwarp.flush();
+        }
     }
 
     private static void sink(
@@ -146,6 +150,7 @@ public final class RdmaResponder
         {
             iwarp.awaitSlot(IwarpEndpoint.DONE_OFFSET, runId);
             iwarp.signal(IwarpEndpoint.ACK_OFFSET, runId);
+            iwarp.flush();
         }
         else
         {

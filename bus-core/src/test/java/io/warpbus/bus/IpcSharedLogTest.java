@@ -144,7 +144,8 @@ class IpcSharedLogTest
         assertEquals(1, rings.size(), "one ring: " + rings);
         final List<long[]> ringMappings = residentAndSize(rings.get(0));
         assertEquals(2, ringMappings.size(), "the ring is mapped by its subscriber and by the publisher");
-        for (final long[] mapping : concat(logMappings, ringMappings))
+        logMappings.addAll(ringMappings);
+        for (final long[] mapping : logMappings)
         {
             assertEquals(mapping[1], mapping[0], "resident kB of a mapping of " + mapping[1] + " kB");
         }
@@ -184,13 +185,6 @@ class IpcSharedLogTest
     {
         final String[] fields = smapsLine.trim().split("\\s+");
         return Long.parseLong(fields[1]);
-    }
-
-    private static List<long[]> concat(final List<long[]> first, final List<long[]> second)
-    {
-        final List<long[]> all = new ArrayList<>(first);
-        all.addAll(second);
-        return all;
     }
 
     /**

@@ -45,8 +45,6 @@ final class Connection
 {
     private static final int FPDU_LIMIT = 256;
     private static final long TEARDOWN_LINGER_NS = TimeUnit.SECONDS.toNanos(2);
-    /** Holds since its last write after which a connection no longer counts as streaming. */
-    static final int STREAMING_GAP_HOLDS = 10;
     private static final byte[] NO_DATA = new byte[0];
 
     private final RnicAgent agent;
@@ -66,7 +64,9 @@ final class Connection
     private boolean outputShutdown;
     private long cycleNs;
     private long lastWriteBytes;
-    private long lastWriteNs;
+    private long cycles;
+    private long assembledCycle = -2;
+    private boolean assembledInARow;
     private long holdingSinceNs;
     private boolean holding;
     private boolean pipelined;
@@ -181,6 +181,7 @@ final class Connection
      */
     private int fullOperation()
     {
+        cycles++;
         int work = transmit();
         final int received = readQuietly() + receiveFpdus();
         if (received > 0)
@@ -204,7 +205,13 @@ final class Connection
         pipelined = false;
         if (lifecycle.state().isFullOperation())
         {
-            work += assembler.assemble();
+            final int assembled = assembler.assemble();
+            if (assembled > 0 && assembledCycle != cycles)
+            {
+                assembledInARow = assembledCycle == cycles - 1;
+                assembledCycle = cycles;
+            }
+            work += assembled;
         }
         if (holdForMore())
         {
@@ -216,22 +223,23 @@ final class Connection
 
     /**
      * Transmit coalescing: should what is queued wait for the next duty cycles' FPDUs? Only while this connection
-     * streams (its last socket write carried {@link RnicConfiguration#STREAMING_WRITE} bytes or more, less than
-     * {@link #STREAMING_GAP_HOLDS} holds ago: a message after a quiet spell goes at once) and less than
-     * {@link RnicContext#coalesceBytes()} are queued, for up to {@link RnicContext#coalesceHoldNs()} from the duty
-     * cycle that queued the first of them; the clock is read once a cycle, so a hold lasts at least one cycle. The
-     * rest of a message the assembler began handing to TCP in this cycle ({@link #flush()}) is never held: it is
-     * part of a message already on its way (a 64 KiB ping-pong paid a whole hold per round trip). A
-     * stream of small messages then costs one TCP write per hold or per 64 KiB instead of one per duty cycle
-     * (docs/performance.md, "Coalescing a stream's writes"); when the stream thins, the write that ends a hold is
-     * small and the connection sends at once again.
+     * streams: its last socket write carried {@link RnicConfiguration#STREAMING_WRITE} bytes or more, and a hold
+     * starts only in a duty cycle that assembles FPDUs right after one that did too. A message that comes after a
+     * cycle with nothing to send (a ping-pong's next ping, whatever its size; the first message after a quiet
+     * spell; a lone order) is written at once. A hold lasts while less than {@link RnicContext#coalesceBytes()} are
+     * queued, for up to {@link RnicContext#coalesceHoldNs()} from the duty cycle that began it; the clock is read
+     * once a cycle, so a hold lasts at least one cycle. The rest of a message the assembler began handing to TCP in
+     * this cycle ({@link #flush()}) is never held: it is part of a message already on its way. A stream of small
+     * messages then costs one TCP write per hold or per 64 KiB instead of one per duty cycle (docs/performance.md,
+     * "Coalescing a stream's writes"); when the stream thins, the write that ends a hold is small and the
+     * connection sends at once again.
      */
     private boolean holdForMore()
     {
         final long pending = out.pending();
         final long holdNs = context.coalesceHoldNs();
         if (0 == pending || pipelined || lastWriteBytes < RnicConfiguration.STREAMING_WRITE ||
-            pending >= context.coalesceBytes() || cycleNs - lastWriteNs >= STREAMING_GAP_HOLDS * holdNs ||
+            pending >= context.coalesceBytes() || (!holding && !assembledInARow) ||
             ConnectionState.RTS != lifecycle.state())
         {
             holding = false;
@@ -414,7 +422,6 @@ final class Connection
         }
         counters.socketWrites.incrementOrdered();
         lastWriteBytes = written;
-        lastWriteNs = cycleNs;
         if (written <= 0)
         {
             return 0;

@@ -117,8 +117,9 @@ public final class RnicConfiguration
 
     /**
      * Transmit coalescing, how long at most: while a connection streams (its last socket write carried at least
-     * {@link #STREAMING_WRITE} bytes, recently), what a duty cycle assembled waits up to this long for the next cycles'
-     * FPDUs, so that one socket write carries many cycles' worth; 0 turns coalescing off.
+     * {@link #STREAMING_WRITE} bytes, and FPDUs come in duty cycles in a row), what a duty cycle assembled waits up
+     * to this long for the next cycles' FPDUs, so that one socket write carries many cycles' worth; 0 turns
+     * coalescing off.
      */
     public static final String COALESCE_HOLD_PROP_NAME = "warpbus.rnic.coalesce.hold";
     /** Default coalescing hold (docs/performance.md, "Coalescing a stream's writes"). */

@@ -427,10 +427,11 @@ public final class RnicContext
 
     /**
      * Transmit coalescing: while a connection streams (its last socket write carried at least
-     * {@link RnicConfiguration#STREAMING_WRITE} bytes, less than ten holds ago), what a duty cycle assembled waits for
-     * the next cycles' FPDUs up to this long from that cycle, or until {@link #coalesceBytes(int)} are queued, and goes
-     * in one socket write. A connection whose last write was smaller, or longer ago, sends at once, so a ping-pong, a
-     * lone message or the first after a quiet spell never waits.
+     * {@link RnicConfiguration#STREAMING_WRITE} bytes, and it assembles FPDUs in duty cycles in a row), what a duty
+     * cycle assembled waits for the next cycles' FPDUs up to this long from that cycle, or until
+     * {@link #coalesceBytes(int)} are queued, and goes in one socket write. A connection whose last write was smaller,
+     * or whose previous cycle had nothing to send, sends at once, so a ping-pong (of any message size), a lone message
+     * or the first after a quiet spell never waits.
      *
      * @param holdNs the longest wait, 0 for none.
      * @return this for a fluent API.

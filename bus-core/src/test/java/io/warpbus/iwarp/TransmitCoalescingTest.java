@@ -105,22 +105,41 @@ class TransmitCoalescingTest
     }
 
     @Test
-    void shouldSendAtOnceAfterAQuietSpellOrAfterASmallWrite()
+    void shouldSendAtOnceAfterACycleWithNothingToSendOrAfterASmallWrite()
     {
         connect(HOLD_NS, RnicConfiguration.COALESCE_BYTES_DEFAULT);
         stream();
 
-        clock.advance(Connection.STREAMING_GAP_HOLDS * HOLD_NS);
+        pair.client.doWork();
         long before = writes();
         post(64);
         pair.client.doWork();
-        assertEquals(before + 1, writes(), "a message a quiet spell after the stream's last write goes at once");
+        assertEquals(before + 1, writes(), "a message after a cycle with nothing to send goes at once");
 
         before = writes();
         post(64);
         pair.client.doWork();
         assertEquals(before + 1, writes(), "after a small write the connection no longer streams");
         clock.run();
+    }
+
+    @Test
+    void shouldNeverHoldAPingPongOfMessagesOverTheStreamingSize()
+    {
+        connect(HOLD_NS, RnicConfiguration.COALESCE_BYTES_DEFAULT);
+        stream();
+        pair.client.doWork();
+
+        // Each message waits for the one before it to be placed, as a ping waits for its pong: the cycles in between
+        // have nothing to send, so none is held, though every write is over the streaming size. With the clock
+        // stopped a held one would never leave.
+        final int size = 4 * RnicConfiguration.STREAMING_WRITE;
+        for (int i = 0; i < 10; i++)
+        {
+            final int first = nextOffset;
+            post(size);
+            awaitPlaced(first, size);
+        }
     }
 
     @Test
@@ -178,15 +197,16 @@ class TransmitCoalescingTest
     }
 
     /**
-     * Stop the clock, and make one large write: the connection's last socket write, at the stopped time, now makes it
-     * a streaming one.
+     * Stop the clock, and make one large write in one duty cycle: the connection's last socket write now makes it a
+     * streaming one, and FPDUs assembled in the next cycle come in a row.
      */
     private void stream()
     {
         clock.stop();
-        final int first = nextOffset;
+        final long before = writes();
         post(4 * RnicConfiguration.STREAMING_WRITE);
-        pair.pumpUntil(() -> placed(first, 4 * RnicConfiguration.STREAMING_WRITE), "the stream's first write");
+        pair.client.doWork();
+        assertEquals(before + 1, writes(), "the stream's first write");
     }
 
     /** Post an unsignaled RDMA Write of {@code length} bytes of a value of its own, to the same offset remotely. */

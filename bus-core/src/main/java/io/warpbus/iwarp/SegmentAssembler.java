@@ -45,6 +45,8 @@ final class SegmentAssembler
     static final int PIPELINE_THRESHOLD = 32 * 1024;
     /** Pending bytes at which assembly pauses to write while more messages are queued behind. */
     static final int BATCH_THRESHOLD = 256 * 1024;
+    /** Payload bytes of an FPDU from which it is written from its region even when its message is alone. */
+    static final int GATHER_ALONE = 16 * 1024;
 
     private static final int NONE = 0;
     private static final int FROM_SEND_QUEUE = 1;
@@ -136,6 +138,11 @@ final class SegmentAssembler
         return count;
     }
 
+    private boolean gathers(final MemoryRegion region, final int segment)
+    {
+        return segment > 0 && TransmitRing.gatherable(region, segment) && (segment >= GATHER_ALONE || moreQueued());
+    }
+
     private boolean moreQueued()
     {
         return reads.irqCount > (FROM_READ_QUEUE == current ? 1 : 0) ||
@@ -198,7 +205,7 @@ final class SegmentAssembler
         final int headerLength = tagged ? DdpHeaderFlyweight.TAGGED_HEADER_LENGTH :
             DdpHeaderFlyweight.UNTAGGED_HEADER_LENGTH;
         final int segment = Math.min(remaining, maxUlpdu - headerLength);
-        final boolean gather = segment > 0 && TransmitRing.gatherable(region, segment) && moreQueued();
+        final boolean gather = gathers(region, segment);
         final int offset = claim(headerLength, segment, gather);
         if (offset < 0)
         {
@@ -314,7 +321,7 @@ final class SegmentAssembler
         final int remaining = length - currentOffset;
         final int headerLength = DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
         final int segment = Math.min(remaining, maxUlpdu - headerLength);
-        final boolean gather = segment > 0 && TransmitRing.gatherable(region, segment) && moreQueued();
+        final boolean gather = gathers(region, segment);
         final int offset = claim(headerLength, segment, gather);
         if (offset < 0)
         {
@@ -336,8 +343,10 @@ final class SegmentAssembler
 
     /**
      * Claim room for one FPDU: all of it, or only its header, pad and CRC when the payload is gathered from its
-     * region. Payloads are gathered only while more messages are queued (throughput); a lone message is copied,
-     * which measured faster for latency since the ring stays hot and the write takes fewer pieces.
+     * region. Payloads are gathered while more messages are queued (throughput), and from {@link #GATHER_ALONE}
+     * bytes when alone: a lone message's small FPDUs are copied, which measured a little faster for latency since
+     * the ring stays hot and the write takes fewer pieces, while copying a large one costs more than the gathering
+     * write (a 64 KiB ping-pong's round trip, 2-3 us of about 46; docs/performance.md).
      */
     private int claim(final int headerLength, final int payloadLength, final boolean gather)
     {

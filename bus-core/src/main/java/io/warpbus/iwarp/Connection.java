@@ -307,7 +307,7 @@ final class Connection
             {
                 break;
             }
-            reader.consumeFpdu(fpduLength);
+            reader.consume(fpduLength);
             counters.fpdusReceived.incrementOrdered();
             count++;
             if (SegmentPlacer.FAILED == result)

@@ -34,10 +34,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * FPDU, the unprocessed bytes are moved to the front before the next read; nothing read from the wire changes the
  * buffer's size. A connection that has been quiet for a while reads its socket only every few duty cycles.
  * <p>
- * <b>Direct placement.</b> The payload of a large tagged segment can be read from the socket straight into the
- * region it targets ({@link #placeDirectly}), the CRC computed over it there, so it is copied once (by the kernel)
- * instead of twice. For that the payload must still be in the socket when its header is seen: while large FPDUs
- * arrive, a read into the empty buffer stops at the next FPDU's DDP header ({@link #HEADER_FIRST_FPDUS}). The
+ * <b>Direct placement.</b> When a read ends inside a large tagged segment whose header has arrived, the rest of
+ * its payload is read from the socket straight into the region it targets ({@link #placeDirectly}), the CRC
+ * computed over it there, so those bytes are copied once (by the kernel) instead of twice. Reads never stop at a
+ * header on purpose to leave a payload in the socket: the extra system call per FPDU cost more than the copy it
+ * saved (docs/performance.md, "Direct placement"). The
  * FPDU's CRC is checked once its trailer has arrived ({@link #completeDirect()}); a mismatch ends the connection
  * like any other, with the bad payload left in the region, as RFC 5040 section 5.5 allows (a tagged buffer's
  * contents are indeterminate until a later message is delivered) and as Linux siw does. Owned by the engine's
@@ -54,10 +55,6 @@ final class FpduReader
     static final int QUIET_READ_EVERY = 8;
     /** Payload bytes still in the socket for which a read straight into the region is worth its system call. */
     static final int DIRECT_PLACEMENT_MIN = 4096;
-    /** After an FPDU at least this long, reads stop at the next FPDU's header for a while. */
-    static final int LARGE_FPDU = DIRECT_PLACEMENT_MIN + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
-    /** FPDUs after the last large one during which reads into an empty buffer stop at the next FPDU's header. */
-    static final int HEADER_FIRST_FPDUS = 64;
     /** {@link #completeDirect()}: the payload or the trailer of the directly placed FPDU is still arriving. */
     static final int DIRECT_PENDING = 0;
     /** {@link #completeDirect()}: the directly placed FPDU is complete and its CRC matches (or CRCs are off). */
@@ -79,8 +76,6 @@ final class FpduReader
     private int quietCycles;
     private int computedCrc;
     private int receivedCrc;
-    private int headerFirst;
-    private boolean drained;
     private MemoryRegion directRegion;
     private int directPosition;
     private int directEnd;
@@ -90,8 +85,7 @@ final class FpduReader
      * A receive buffer.
      *
      * @param capacity        its size.
-     * @param directPlacement whether payloads may be placed straight from the socket: only then do reads stop at
-     *                        headers.
+     * @param directPlacement whether payloads may be placed straight from the socket.
      */
     FpduReader(final int capacity, final boolean directPlacement)
     {
@@ -138,17 +132,6 @@ final class FpduReader
     void consume(final int length)
     {
         start += length;
-    }
-
-    /**
-     * Mark a whole FPDU at the start as processed.
-     *
-     * @param fpduLength its length.
-     */
-    void consumeFpdu(final int fpduLength)
-    {
-        start += fpduLength;
-        headerFirst = directPlacement && fpduLength >= LARGE_FPDU ? HEADER_FIRST_FPDUS : Math.max(0, headerFirst - 1);
     }
 
     /**
@@ -219,16 +202,10 @@ final class FpduReader
             // An invalidated region gets nothing more; the connection then ends (Connection.receiveFpdus).
             return directRegion.isValid() ? readDirect(channel) : 0;
         }
-        int limit = buffer.capacity();
         if (start == end)
         {
             start = 0;
             end = 0;
-            if (headerFirst > 0 && drained)
-            {
-                // Waiting for the peer: leave a large payload in the socket until its header says where it goes.
-                limit = trailerLength + HEADER_LENGTH;
-            }
         }
         else if (buffer.capacity() - end < Fpdu.MAX_RECEIVE_FPDU)
         {
@@ -243,7 +220,7 @@ final class FpduReader
             start = 0;
             end = remaining;
         }
-        bytes.limit(limit).position(end);
+        bytes.limit(buffer.capacity()).position(end);
         final int read = channel.read(bytes);
         if (read < 0)
         {
@@ -251,7 +228,6 @@ final class FpduReader
             return END_OF_STREAM;
         }
         end += read;
-        drained = 0 == read;
         return read;
     }
 
@@ -272,7 +248,6 @@ final class FpduReader
             crc32c.update(view);
         }
         directPosition = position + read;
-        drained = 0 == read;
         return read;
     }
 
@@ -318,7 +293,6 @@ final class FpduReader
         directEnd = index + ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH;
         trailerLength = Fpdu.fpduLength(ulpduLength) - Fpdu.LENGTH_FIELD_LENGTH - ulpduLength;
         start = end;
-        headerFirst = HEADER_FIRST_FPDUS;
     }
 
     /**

@@ -218,73 +218,36 @@ class FpduReaderTest
     }
 
     @Test
-    void shouldReadOnlyTheNextHeaderWhileWaitingForLargeFpdus() throws Exception
+    void shouldReadAWholeLargeFpduThatHasArrivedInOneReadAndPlaceItFromTheBuffer() throws Exception
     {
-        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
+        final byte[] large = fpdu(20_000, 1);
         final byte[] next = fpdu(20_000, 2);
         channel.add(large);
         assertEquals(large.length, reader.read(channel));
-        reader.consumeFpdu(Fpdu.fpduLength(reader.nextUlpduLength()));
+        reader.consume(Fpdu.fpduLength(reader.nextUlpduLength()));
 
         assertEquals(0, reader.read(channel), "the peer has sent nothing more");
         channel.add(next);
-        assertEquals(Fpdu.LENGTH_FIELD_LENGTH + DdpHeaderFlyweight.TAGGED_HEADER_LENGTH, reader.read(channel),
-            "a read after waiting stops at the header, leaving the payload in the socket");
-        assertEquals(20_000, Fpdu.ulpduLength(reader.buffer(), reader.start()));
-        assertEquals(next.length - 16, reader.read(channel), "with bytes buffered, a read takes all there is");
+        final int reads = channel.reads;
+        assertEquals(next.length, reader.read(channel), "a reader that waited still reads all there is");
+        assertEquals(reads + 1, channel.reads, "in one system call, not one for the header and one for the rest");
+        assertEquals(FpduReader.INCOMPLETE, reader.directCandidate(), "nothing of it is left to place from the socket");
+        assertEquals(20_000, reader.nextUlpduLength());
     }
 
     @Test
-    void shouldNeitherStopAtHeadersNorOfferFpdusWithoutDirectPlacement() throws Exception
+    void shouldNotOfferFpdusForDirectPlacementWithoutIt() throws Exception
     {
         final FpduReader buffered = new FpduReader(CAPACITY, false);
-        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
         final byte[] next = fpdu(20_000, 2);
-        channel.add(large);
-        buffered.read(channel);
-        buffered.consumeFpdu(large.length);
-        assertEquals(0, buffered.read(channel));
         channel.add(Arrays.copyOfRange(next, 0, 100));
         channel.add(Arrays.copyOfRange(next, 100, next.length));
 
-        assertEquals(100, buffered.read(channel), "a waiting reader without direct placement reads all there is");
+        assertEquals(100, buffered.read(channel));
         assertEquals(FpduReader.INCOMPLETE, buffered.directCandidate());
-    }
-
-    @Test
-    void shouldReadAllThereIsWhenTheLastReadFoundBytes() throws Exception
-    {
-        final byte[] large = fpdu(FpduReader.LARGE_FPDU, 1);
-        final byte[] next = fpdu(20_000, 2);
-        channel.add(concat(large, next));
-        channel.add(fpdu(100, 3));
-        assertEquals(large.length + next.length, reader.read(channel));
-        reader.consumeFpdu(large.length);
-        reader.consumeFpdu(next.length);
-
-        assertEquals(Fpdu.fpduLength(100), reader.read(channel), "a side that is not waiting reads what there is");
-    }
-
-    @Test
-    void shouldNotStopAtHeadersOnceManySmallFpdusFollowedTheLastLargeOne() throws Exception
-    {
-        channel.add(fpdu(FpduReader.LARGE_FPDU, 1));
-        reader.read(channel);
-        reader.consumeFpdu(Fpdu.fpduLength(reader.nextUlpduLength()));
-        for (int i = 0; i < FpduReader.HEADER_FIRST_FPDUS; i++)
-        {
-            assertEquals(0, reader.read(channel));
-            channel.add(fpdu(40, i));
-            while (FpduReader.INCOMPLETE == reader.nextUlpduLength())
-            {
-                reader.read(channel);
-            }
-            reader.consumeFpdu(Fpdu.fpduLength(40));
-        }
-
-        assertEquals(0, reader.read(channel));
-        channel.add(fpdu(20_000, 7));
-        assertEquals(Fpdu.fpduLength(20_000), reader.read(channel));
+        assertEquals(FpduReader.INCOMPLETE, buffered.nextUlpduLength());
+        assertEquals(next.length - 100, buffered.read(channel));
+        assertEquals(20_000, buffered.nextUlpduLength());
     }
 
     @Test

@@ -396,15 +396,26 @@ final class Connection
     }
 
     /**
-     * Write what the transmit buffer holds now, from within assembly.
+     * Write what the transmit buffer holds now, from within assembly. A trailer whose CRC was deferred waits for
+     * the next write, with the message's next FPDU.
      */
     void flush()
     {
         pipelined = true;
-        writeSocket();
+        writeOnce();
     }
 
+    /**
+     * Write what the transmit buffer holds: a write that stopped before a deferred CRC's trailer is followed by one
+     * for the rest, since nothing more is coming in this cycle.
+     */
     private int writeSocket()
+    {
+        final int work = writeOnce();
+        return work > 0 && out.stoppedAtDeferredCrc() ? work + writeOnce() : work;
+    }
+
+    private int writeOnce()
     {
         if (0 == out.pending())
         {

@@ -228,7 +228,7 @@ final class SegmentAssembler
             DdpHeaderFlyweight.putUntagged(tx, ddpOffset, last, RdmapOpcode.control(rdmapOpcode),
                 invalidate ? qp.sqInvalidateStag[slot] : 0, DdpHeaderFlyweight.QN_SEND, sendMsn, currentOffset);
         }
-        commit(offset, headerLength, region, qp.sqIndex[slot] + currentOffset, segment, gather);
+        commit(offset, headerLength, region, qp.sqIndex[slot] + currentOffset, segment, gather, last);
         currentOffset += segment;
         if (last)
         {
@@ -331,7 +331,7 @@ final class SegmentAssembler
         final int ddpOffset = offset + Fpdu.LENGTH_FIELD_LENGTH;
         DdpHeaderFlyweight.putTagged(tx, ddpOffset, last, RdmapOpcode.control(RdmapOpcode.READ_RESPONSE),
             reads.irqSinkStag[slot], reads.irqSinkTaggedOffset[slot] + currentOffset);
-        commit(offset, headerLength, region, reads.irqIndex[slot] + currentOffset, segment, gather);
+        commit(offset, headerLength, region, reads.irqIndex[slot] + currentOffset, segment, gather, last);
         currentOffset += segment;
         if (last)
         {
@@ -358,7 +358,9 @@ final class SegmentAssembler
 
     /**
      * Complete an FPDU whose header is in place: copy the payload into the ring and frame it, or leave the payload
-     * in its region for the gathering write.
+     * in its region for the gathering write. A gathered FPDU of a message alone in the queue with more FPDUs to
+     * come has its CRC computed after it is written: the pipelining write sends it at once, and its trailer goes
+     * with the next FPDU.
      */
     private void commit(
         final int offset,
@@ -366,11 +368,12 @@ final class SegmentAssembler
         final MemoryRegion region,
         final int index,
         final int payloadLength,
-        final boolean gather)
+        final boolean gather,
+        final boolean last)
     {
         if (gather)
         {
-            out.commitGathered(offset, headerLength, region, index, payloadLength);
+            out.commitGathered(offset, headerLength, region, index, payloadLength, !last && !moreQueued());
             fpdusSent.incrementOrdered();
             return;
         }

@@ -35,6 +35,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * and the write gathers both parts. A payload of at least {@link #GATHER_THRESHOLD} bytes from a region backed by a
  * {@link ByteBuffer} is not copied at all: the CRC is computed over it where it lies, and the socket reads it from
  * there. Owned by the engine's thread.
+ * <p>
+ * <b>A deferred CRC.</b> One gathered FPDU at a time may have its CRC computed after its header and payload are
+ * written ({@link #commitGathered(int, int, MemoryRegion, int, int, boolean)}): the write stops before its trailer,
+ * the CRC pass over the payload runs while the peer reads what was sent, and the trailer goes with the next write
+ * (the message's next FPDU). That takes the sender's CRC pass off a large message's round trip. The payload's
+ * bytes must not change until the Write completes, as for any posted work request.
  */
 final class TransmitRing
 {
@@ -66,6 +72,17 @@ final class TransmitRing
     private final ByteBuffer[] iov = new ByteBuffer[IOV_MAX];
     private int segmentHead;
     private int segmentCount;
+    private long segmentsAppended;
+    private long segmentsConsumed;
+    private final CRC32C deferredCrc = new CRC32C();
+    private boolean crcDeferred;
+    private boolean stoppedAtDeferredCrc;
+    private long deferredTrailerSegment;
+    private MemoryRegion deferredRegion;
+    private int deferredIndex;
+    private int deferredLength;
+    private int deferredPadOffset;
+    private int deferredPadLength;
     private int ringStart;
     private int ringEnd;
     private int ringPending;
@@ -177,9 +194,16 @@ final class TransmitRing
      * @param region       the payload's region, {@link #gatherable(MemoryRegion, int)}.
      * @param index        first payload byte in the region.
      * @param length       payload bytes.
+     * @param deferCrc     compute the CRC after the header and payload are written, when no other FPDU's is
+     *                     deferred: for an FPDU that the message's next one follows at once.
      */
     void commitGathered(
-        final int offset, final int headerLength, final MemoryRegion region, final int index, final int length)
+        final int offset,
+        final int headerLength,
+        final MemoryRegion region,
+        final int index,
+        final int length,
+        final boolean deferCrc)
     {
         final int ulpduLength = headerLength + length;
         buffer.putShort(offset, (short)ulpduLength, ByteOrder.BIG_ENDIAN);
@@ -191,27 +215,69 @@ final class TransmitRing
         }
         appendRing(offset, headerEnd - offset);
         appendSegment(index, length, region);
+        // The trailer always starts a segment of its own: the one before it is the payload's.
+        final long trailerSegment = segmentsAppended;
         appendRing(headerEnd, pad + Fpdu.CRC_LENGTH);
         assembledTotal += Fpdu.fpduLength(ulpduLength);
 
         int value = 0;
         if (crcEnabled)
         {
-            final ByteBuffer view = region.gatherView(0);
+            final CRC32C crc = deferCrc && !crcDeferred ? deferredCrc : this.crc;
             crc.reset();
             bytes.limit(headerEnd).position(offset);
             crc.update(bytes);
-            view.limit(index + length).position(index);
-            crc.update(view);
-            if (pad > 0)
-            {
-                bytes.limit(headerEnd + pad).position(headerEnd);
-                crc.update(bytes);
-            }
             bytes.clear();
-            value = (int)crc.getValue();
+            if (crc == deferredCrc)
+            {
+                crcDeferred = true;
+                deferredTrailerSegment = trailerSegment;
+                deferredRegion = region;
+                deferredIndex = index;
+                deferredLength = length;
+                deferredPadOffset = headerEnd;
+                deferredPadLength = pad;
+                return;
+            }
+            value = finishCrc(crc, region, index, length, headerEnd, pad);
         }
         Fpdu.putCrc(buffer, headerEnd + pad, value);
+    }
+
+    private int finishCrc(
+        final CRC32C crc, final MemoryRegion region, final int index, final int length, final int padOffset,
+        final int pad)
+    {
+        final ByteBuffer view = region.gatherView(0);
+        view.limit(index + length).position(index);
+        crc.update(view);
+        if (pad > 0)
+        {
+            bytes.limit(padOffset + pad).position(padOffset);
+            crc.update(bytes);
+            bytes.clear();
+        }
+        return (int)crc.getValue();
+    }
+
+    private void completeDeferredCrc()
+    {
+        final int value = finishCrc(deferredCrc, deferredRegion, deferredIndex, deferredLength, deferredPadOffset,
+            deferredPadLength);
+        Fpdu.putCrc(buffer, deferredPadOffset + deferredPadLength, value);
+        crcDeferred = false;
+        deferredRegion = null;
+    }
+
+    /**
+     * Did the last {@link #write(SocketChannel)} stop before a trailer whose CRC it then computed, so that what
+     * follows can be written now?
+     *
+     * @return true when it did.
+     */
+    boolean stoppedAtDeferredCrc()
+    {
+        return stoppedAtDeferredCrc;
     }
 
     /**
@@ -241,12 +307,18 @@ final class TransmitRing
      */
     long write(final SocketChannel channel) throws IOException
     {
+        stoppedAtDeferredCrc = false;
         if (0 == segmentCount)
         {
             return 0;
         }
+        if (crcDeferred && deferredTrailerSegment == segmentsConsumed)
+        {
+            completeDeferredCrc();
+        }
+        final int segments = crcDeferred ? (int)(deferredTrailerSegment - segmentsConsumed) : segmentCount;
         final long written;
-        if (1 == segmentCount && null == segmentRegion[segmentHead] && gatherReady)
+        if (1 == segments && null == segmentRegion[segmentHead] && gatherReady)
         {
             final int offset = segmentOffset[segmentHead];
             bytes.limit(offset + segmentLength[segmentHead]).position(offset);
@@ -255,7 +327,7 @@ final class TransmitRing
         }
         else
         {
-            final int count = Math.min(segmentCount, IOV_MAX);
+            final int count = Math.min(segments, IOV_MAX);
             for (int i = 0; i < count; i++)
             {
                 final int slot = (segmentHead + i) & SEGMENT_MASK;
@@ -276,6 +348,12 @@ final class TransmitRing
         if (written > 0)
         {
             consume(written);
+        }
+        if (crcDeferred)
+        {
+            // The peer is reading what was just written while this pass runs.
+            completeDeferredCrc();
+            stoppedAtDeferredCrc = true;
         }
         return written;
     }
@@ -300,6 +378,7 @@ final class TransmitRing
                 segmentRegion[slot] = null;
                 segmentHead = (segmentHead + 1) & SEGMENT_MASK;
                 segmentCount--;
+                segmentsConsumed++;
             }
             else
             {
@@ -361,6 +440,7 @@ final class TransmitRing
         segmentLength[slot] = length;
         segmentRegion[slot] = region;
         segmentCount++;
+        segmentsAppended++;
         pending += length;
     }
 }

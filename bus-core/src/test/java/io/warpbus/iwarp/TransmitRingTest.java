@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -106,7 +107,8 @@ class TransmitRingTest
             ring.buffer.putBytes(offset + 2, headerBytes);
             if (gather)
             {
-                ring.commitGathered(offset, header, regions[r], index, payload);
+                // Some with the CRC deferred past the write that sends their payload, wherever writes fall.
+                ring.commitGathered(offset, header, regions[r], index, payload, random.nextBoolean());
             }
             else
             {
@@ -153,6 +155,42 @@ class TransmitRingTest
         }
         assertArrayEquals(expected.toByteArray(), stripped.toByteArray(), "seed " + seed);
         assertTrue(ring.writtenTotal > 8192 * 10, "the ring must have wrapped many times");
+    }
+
+    @Test
+    void shouldWriteAHeaderAndPayloadBeforeTheirDeferredCrcAndTheTrailerWithTheNextWrite() throws IOException
+    {
+        final MemoryRegion region = regions(rnic.allocateProtectionDomain())[0];
+        final byte[] payload = new byte[4000];
+        new Random(7).nextBytes(payload);
+        region.buffer().putBytes(100, payload);
+        final TransmitRing ring = new TransmitRing(8192, new CRC32C());
+        ring.crcEnabled = true;
+        final int first = ring.claim(2 + 14 + 7, 64);
+        ring.commitGathered(first, 14, region, 100, payload.length, true);
+        final int second = ring.claim(Fpdu.fpduLength(14 + 30), 64);
+        ring.commitFpdu(second, 14 + 30);
+
+        assertEquals(2 + 14 + payload.length, ring.write(sender), "the first write ends with the payload");
+        assertTrue(ring.stoppedAtDeferredCrc());
+        final long rest = ring.pending();
+        assertEquals(4 + Fpdu.fpduLength(14 + 30), rest, "the trailer and the next FPDU wait");
+        assertEquals(rest, ring.write(sender), "the next write takes the trailer, its CRC now computed, and the rest");
+        assertFalse(ring.stoppedAtDeferredCrc());
+
+        final ByteBuffer in = ByteBuffer.allocateDirect((int)ring.writtenTotal);
+        while (in.hasRemaining())
+        {
+            receiver.read(in);
+        }
+        final UnsafeBuffer wire = new UnsafeBuffer(in);
+        final int firstLength = Fpdu.fpduLength(14 + payload.length);
+        assertEquals(Fpdu.crc32c(new CRC32C(), in, 0, firstLength - 4), Fpdu.getCrc(wire, firstLength - 4));
+        final byte[] sent = new byte[payload.length];
+        wire.getBytes(2 + 14, sent);
+        assertArrayEquals(payload, sent);
+        assertEquals(Fpdu.crc32c(new CRC32C(), in, firstLength, Fpdu.fpduLength(14 + 30) - 4),
+            Fpdu.getCrc(wire, (int)ring.writtenTotal - 4));
     }
 
     /**
@@ -204,7 +242,7 @@ class TransmitRingTest
                 receiver.read(in);
             }
             final MemoryRegion region = regions[random.nextInt(regions.length)];
-            ring.commitGathered(offset, 14, region, random.nextInt(1 << 12), payload);
+            ring.commitGathered(offset, 14, region, random.nextInt(1 << 12), payload, random.nextBoolean());
             if (random.nextInt(3) == 0)
             {
                 ring.write(sender);

@@ -253,7 +253,9 @@ final class FpduReader
 
     /**
      * Is an FPDU at {@link #start()} worth placing straight from the socket: its length field and tagged DDP header
-     * have arrived, and at least {@link #DIRECT_PLACEMENT_MIN} bytes of its payload have not?
+     * have arrived, and at least {@link #DIRECT_PLACEMENT_MIN} bytes of its payload have not? Or all of a payload of
+     * that size has arrived and only its trailer is missing (as when the sender deferred the CRC past the write that
+     * sent the payload): placing it then copies it and computes its CRC while the trailer comes, not after.
      *
      * @return its ULPDU length, or {@link #INCOMPLETE} when it is not.
      */
@@ -266,7 +268,9 @@ final class FpduReader
         }
         final int ulpduLength = Fpdu.ulpduLength(buffer, start);
         final int payloadToCome = ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH - (available - HEADER_LENGTH);
-        return payloadToCome >= DIRECT_PLACEMENT_MIN ? ulpduLength : INCOMPLETE;
+        final boolean awaitingTrailer = 0 == payloadToCome &&
+            ulpduLength - DdpHeaderFlyweight.TAGGED_HEADER_LENGTH >= DIRECT_PLACEMENT_MIN;
+        return payloadToCome >= DIRECT_PLACEMENT_MIN || awaitingTrailer ? ulpduLength : INCOMPLETE;
     }
 
     /**

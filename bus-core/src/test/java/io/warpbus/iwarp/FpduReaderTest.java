@@ -355,6 +355,35 @@ class FpduReaderTest
         assertEquals(FpduReader.INCOMPLETE, reader.directCandidate(), "too little of the payload is to come");
     }
 
+    @Test
+    void shouldPlaceAPayloadThatHasAllArrivedWhileItsTrailerIsMissing() throws Exception
+    {
+        final MemoryRegion region = region();
+        reader.crcEnabled(true);
+        final byte[] fpdu = taggedFpdu(new Random(3), 10_000);
+        final int trailer = fpdu.length - 16 - 10_000;
+        channel.add(Arrays.copyOfRange(fpdu, 0, fpdu.length - trailer));
+        reader.read(channel);
+        assertEquals(FpduReader.INCOMPLETE, reader.nextUlpduLength());
+        assertEquals(14 + 10_000, reader.directCandidate(), "the whole payload is in; only the trailer is not");
+        reader.placeDirectly(region, 0, 14 + 10_000);
+        final byte[] placed = new byte[10_000];
+        region.buffer().getBytes(0, placed);
+        assertArrayEquals(Arrays.copyOfRange(fpdu, 16, 16 + 10_000), placed, "placed before the trailer came");
+        assertEquals(FpduReader.DIRECT_PENDING, reader.completeDirect());
+
+        channel.add(concat(Arrays.copyOfRange(fpdu, fpdu.length - trailer, fpdu.length), fpdu(40, 9)));
+        reader.read(channel);
+        assertEquals(FpduReader.DIRECT_PLACED, reader.completeDirect());
+        assertEquals(40, reader.nextUlpduLength(), "the FPDU after the trailer came in the same read");
+
+        final byte[] partOfTrailer = taggedFpdu(new Random(4), 10_000);
+        channel.add(Arrays.copyOfRange(partOfTrailer, 0, partOfTrailer.length - 2));
+        reader.consume(Fpdu.fpduLength(40));
+        reader.read(channel);
+        assertEquals(FpduReader.INCOMPLETE, reader.directCandidate(), "part of the trailer is in: nothing to place");
+    }
+
     private MemoryRegion region()
     {
         if (null == rnic)

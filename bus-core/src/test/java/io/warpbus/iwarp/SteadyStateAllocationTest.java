@@ -17,6 +17,7 @@ package io.warpbus.iwarp;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.iwarp.ddp.DdpHeaderFlyweight;
 import io.warpbus.iwarp.mpa.Fpdu;
@@ -47,6 +48,11 @@ class SteadyStateAllocationTest
     private static final int LARGE_MEASURED = 5_000;
     /** Payload bytes of a Write that arrive with its header; the rest is placed straight from the socket. */
     private static final int FIRST_PIECE = 8192;
+    /**
+     * Longest wait for one step: the loops spin without checking for interruption, so the test's timeout could
+     * not stop them.
+     */
+    private static final long WAIT_LIMIT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final WarmUpClock clock = new WarmUpClock(RnicAgent.SLOW_POLL_INTERVAL_NS);
     private EnginePair pair;
@@ -190,14 +196,18 @@ class SteadyStateAllocationTest
             final byte[][] pieces = writes[i & 1];
             largeSequence++;
             peer.sendRaw(pieces[0]);
+            long deadlineNs = System.nanoTime() + WAIT_LIMIT_NS;
             while (sink.buffer().getByteVolatile(FIRST_PIECE - 1) != value)
             {
                 pair.server.doWork();
+                failAfter(deadlineNs, "the first piece of a Write to be placed");
             }
             peer.sendRaw(pieces[1]);
+            deadlineNs = System.nanoTime() + WAIT_LIMIT_NS;
             while (sink.buffer().getByteVolatile(LARGE_WRITE - 1) != value)
             {
                 pair.server.doWork();
+                failAfter(deadlineNs, "the rest of a Write to be placed straight from the socket");
             }
         }
     }
@@ -212,9 +222,11 @@ class SteadyStateAllocationTest
         final QueuePair client = pair.clientQp;
         final QueuePair server = pair.serverQp;
         final int target = serverHandler.count + rounds;
+        final long deadlineNs = System.nanoTime() + 6 * WAIT_LIMIT_NS;
         int sent = 0;
         while (serverHandler.count < target)
         {
+            failAfter(deadlineNs, "a run of operations to complete");
             if (sent < rounds && client.sendQueueAvailable() >= 4 && sent - serverHandler.countSince(target,
                 rounds) < 32)
             {
@@ -256,16 +268,26 @@ class SteadyStateAllocationTest
             final MemoryRegion sink = serverLargeSinks[i & 1];
             clientLargeSource.buffer().putLong(LARGE_WRITE - 8, sequence);
             pair.clientQp.postWrite(4, clientLargeSource, 0, LARGE_WRITE, sink.stag(), sink.address(), 0);
+            final long deadlineNs = System.nanoTime() + WAIT_LIMIT_NS;
             while (sink.buffer().getLongVolatile(LARGE_WRITE - 8) != sequence)
             {
                 pair.client.doWork();
                 pair.server.doWork();
+                failAfter(deadlineNs, "a large Write to be placed");
             }
             for (int idle = 0; idle < 4; idle++)
             {
                 pair.client.doWork();
                 pair.server.doWork();
             }
+        }
+    }
+
+    private static void failAfter(final long deadlineNs, final String what)
+    {
+        if (System.nanoTime() - deadlineNs > 0)
+        {
+            throw new AssertionError("timed out waiting for " + what);
         }
     }
 

@@ -218,7 +218,7 @@ class FpduReaderTest
     }
 
     @Test
-    void shouldReadAWholeLargeFpduThatHasArrivedInOneReadAndPlaceItFromTheBuffer() throws Exception
+    void shouldReadAWholeLargeFpduThatHasArrivedInOneRead() throws Exception
     {
         final byte[] large = fpdu(20_000, 1);
         final byte[] next = fpdu(20_000, 2);

@@ -77,7 +77,7 @@ class SteadyStateAllocationTest
     }
 
     @Test
-    void shouldNotAllocateInSteadyState()
+    void shouldNotAllocateInSteadyState() throws IOException
     {
         pair = new EnginePair(new RnicContext().nanoClock(clock), new RnicContext().nanoClock(clock));
         clientSource = pair.clientPd.registerMemory(EnginePair.directBuffer(4096), 0);
@@ -111,16 +111,11 @@ class SteadyStateAllocationTest
         // example), and that costs a one-off allocation of a few dozen bytes. Steady state means it does not come
         // back: two consecutive windows must allocate nothing, and every window is reported if they never do.
         final StringBuilder windows = new StringBuilder();
-        int zeroWindowsInARow = 0;
-        for (int window = 0; window < MAX_WINDOWS && zeroWindowsInARow < 2; window++)
+        final int zeroWindowsInARow = measureWindows(() ->
         {
-            final long before = ThreadAllocation.current();
             runOperations(MEASURED);
             runLargeWrites(LARGE_MEASURED);
-            final long allocated = ThreadAllocation.current() - before;
-            windows.append(allocated).append(' ');
-            zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
-        }
+        }, windows);
 
         assertTrue(serverHandler.count >= WARM_UP + MEASURED, "operations did not complete: " + serverHandler.count);
         assertEquals(2, zeroWindowsInARow,
@@ -170,21 +165,41 @@ class SteadyStateAllocationTest
             final long sentBefore = largeSequence;
             final long placedBefore = pair.server.counters().fpdusPlacedDirectly();
             final StringBuilder windows = new StringBuilder();
-            int zeroWindowsInARow = 0;
-            for (int window = 0; window < MAX_WINDOWS && zeroWindowsInARow < 2; window++)
-            {
-                final long before = ThreadAllocation.current();
-                placeInPieces(peer, sink, writes, LARGE_MEASURED);
-                final long allocated = ThreadAllocation.current() - before;
-                windows.append(allocated).append(' ');
-                zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
-            }
+            final int zeroWindowsInARow = measureWindows(() -> placeInPieces(peer, sink, writes, LARGE_MEASURED),
+                windows);
 
             assertEquals(largeSequence - sentBefore, pair.server.counters().fpdusPlacedDirectly() - placedBefore,
                 "measured Writes placed straight from the socket");
             assertEquals(2, zeroWindowsInARow, "bytes allocated (by the server's engine and the raw peer's " +
                 "socket writes) per window of " + LARGE_MEASURED + " Writes placed in two pieces: " + windows);
         }
+    }
+
+    /**
+     * Run windows of work, each measured, until two in a row allocate nothing or {@link #MAX_WINDOWS} have run.
+     *
+     * @param work    one window's work; made before the first window, so making it is not measured.
+     * @param windows gets the bytes allocated in each window.
+     * @return the windows in a row at the end that allocated nothing.
+     */
+    private static int measureWindows(final Window work, final StringBuilder windows) throws IOException
+    {
+        int zeroWindowsInARow = 0;
+        for (int window = 0; window < MAX_WINDOWS && zeroWindowsInARow < 2; window++)
+        {
+            final long before = ThreadAllocation.current();
+            work.run();
+            final long allocated = ThreadAllocation.current() - before;
+            windows.append(allocated).append(' ');
+            zeroWindowsInARow = 0 == allocated ? zeroWindowsInARow + 1 : 0;
+        }
+        return zeroWindowsInARow;
+    }
+
+    /** One measured window's work. */
+    private interface Window
+    {
+        void run() throws IOException;
     }
 
     private void placeInPieces(final RawPeer peer, final MemoryRegion sink, final byte[][][] writes, final int count)

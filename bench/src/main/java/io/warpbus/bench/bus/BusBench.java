@@ -43,7 +43,8 @@ import io.warpbus.bench.BenchReport;
  *     {@code warpbus-iwarp} against {@code aeron-udp} and against {@code warpbus-rdma}, the bus's own engine with
  *     nothing on top (one RDMA Write per message into the peer's slot, see {@link RdmaEndpoint}), ping and pong on
  *     a connection each as the bus has them, beside {@code warpbus-rdma-duplex}, the pong back over the ping's
- *     connection, and
+ *     connection, and {@code tcp-nio} and {@code tcp-nio-duplex}, plain TCP the same two ways (see
+ *     {@link TcpEndpoint}), the kernel path under every iWARP system, and
  *     {@code warpbus-ipc} against {@code aeron-ipc};</li>
  *     <li>throughput of 64 B messages from one publisher to one subscriber and to four (all four in the
  *     responder, polled by its one thread), until every subscriber has received every message.</li>
@@ -79,7 +80,8 @@ public final class BusBench
     private static final int THROUGHPUT_SIZE = 64;
     /** The systems compared side by side; the {@code warpbus-rdma} ones have ping-pong only ({@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
-        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX },
+        { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX,
+            BusSystem.TCP_NIO, BusSystem.TCP_NIO_DUPLEX },
         { BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC } };
 
     private final boolean quick;
@@ -159,10 +161,9 @@ public final class BusBench
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
                 BusEndpoint bus = new BusEndpoint(busDirectory, "bench-orchestrator-" + ProcessHandle.current().pid());
                 AeronEndpoint aeron = AeronEndpoint.embedded(aeronDirectory);
-                RdmaEndpoint rdma = new RdmaEndpoint();
-                RdmaEndpoint duplex = new RdmaEndpoint())
+                PeerEndpoints peers = new PeerEndpoints())
             {
-                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron, rdma, duplex,
+                final BusRuns runs = new BusRuns(new Control(socket, responder.toHandle()), bus, aeron, peers,
                     repeatBudget);
                 try
                 {
@@ -220,7 +221,7 @@ public final class BusBench
         {
             final BenchReport report = report(systemsOfPair);
             final BusSystem[] pair = Stream.of(systemsOfPair)
-                .filter((s) -> BusSystem.WARPBUS_RDMA != s && BusSystem.WARPBUS_RDMA_DUPLEX != s)
+                .filter((s) -> !PeerEndpoints.isPeer(s))
                 .toArray(BusSystem[]::new);
             for (int i = 0; i < FAN_OUTS.length && pair.length > 0; i++)
             {
@@ -324,6 +325,9 @@ public final class BusBench
             "Write of payload + 8 B trailer per message into the peer's slot, polled on the trailer; ping-pong only; " +
             "ping and pong on a connection each, as the bus has one per subscription; warpbus-rdma-duplex: the same, " +
             "the pong back over the ping's connection (TCP then acknowledges each message with the answer's segment)");
+        System.out.println("tcp-nio: plain TCP, no engine: non-blocking NIO sockets busy-polled, TCP_NODELAY, " +
+            "4 MiB socket buffers, a 4 B length + payload per message in one write; ping-pong only; ping and pong " +
+            "on a connection each; tcp-nio-duplex: the pong back over the ping's connection");
         System.out.println("aeron " + aeronVersion() + ": embedded MediaDriver per process in INVOKER mode " +
             "(sharedAgentInvoker + client conductor invoker, NoOpLock, async executor off), term sparse=false, " +
             "so_sndbuf/so_rcvbuf 2 MiB, rcv window 2 MiB, mtu 8 KiB, pre-touch; udp: aeron:udp?endpoint=" +
@@ -368,6 +372,15 @@ public final class BusBench
                     "<=", 1.10);
             }
         }
+        for (final int size : PING_SIZES)
+        {
+            for (final String metric : new String[] { "rtt_p50_ns", "rtt_p99_ns" })
+            {
+                // No target: TCP itself against UDP, the floor under any bus that runs over TCP.
+                ratio(network, "pingpong-" + size + "B", metric, BusSystem.TCP_NIO_DUPLEX, BusSystem.AERON_UDP);
+                ratio(network, "pingpong-" + size + "B", metric, BusSystem.TCP_NIO, BusSystem.AERON_UDP);
+            }
+        }
         for (final int subscribers : FAN_OUTS)
         {
             target(network, "throughput-" + THROUGHPUT_SIZE + "B-" + subscribers + "sub", "msgs_per_s",
@@ -380,6 +393,15 @@ public final class BusBench
                 target(ipc, "pingpong-" + size + "B", metric, BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC, "<=", 1.2);
             }
         }
+    }
+
+    private static void ratio(final BenchReport report, final String caseName, final String metric,
+        final BusSystem system, final BusSystem peer)
+    {
+        final double ratio = report.median(caseName, system.label(), metric) /
+            report.median(caseName, peer.label(), metric);
+        System.out.printf(Locale.ROOT, "ratio  %-20s %-11s %s / %s: %s%n", caseName, metric, system.label(),
+            peer.label(), Double.isNaN(ratio) ? "not run" : String.format(Locale.ROOT, "%.2fx", ratio));
     }
 
     private static void target(final BenchReport report, final String caseName, final String metric,

@@ -46,8 +46,7 @@ public final class BusResponder
     private final Control control;
     private final BusEndpoint bus;
     private final AeronEndpoint udp;
-    private final RdmaEndpoint rdma;
-    private final RdmaEndpoint duplex;
+    private final PeerEndpoints peers;
     private final String orchestratorAeronDirectory;
     private final Map<BusSystem, Integer> subscriptionCounts = new EnumMap<>(BusSystem.class);
     private final Runnable tick = this::tick;
@@ -75,11 +74,10 @@ public final class BusResponder
     };
 
     private BusResponder(
-        final Control control, final BusEndpoint bus, final AeronEndpoint udp, final RdmaEndpoint rdma,
-        final RdmaEndpoint duplex, final String orchestratorAeronDirectory)
+        final Control control, final BusEndpoint bus, final AeronEndpoint udp, final PeerEndpoints peers,
+        final String orchestratorAeronDirectory)
     {
-        this.rdma = rdma;
-        this.duplex = duplex;
+        this.peers = peers;
         this.control = control;
         this.bus = bus;
         this.udp = udp;
@@ -100,15 +98,14 @@ public final class BusResponder
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             BusEndpoint bus = new BusEndpoint(Path.of(args[0]), "bench-responder-" + ProcessHandle.current().pid());
             AeronEndpoint udp = AeronEndpoint.embedded(BenchDirectories.of("aeron-responder").toString());
-            RdmaEndpoint rdma = new RdmaEndpoint();
-            RdmaEndpoint duplex = new RdmaEndpoint())
+            PeerEndpoints peers = new PeerEndpoints())
         {
             System.out.println("READY " + server.getLocalPort());
             System.out.flush();
             try (Socket socket = server.accept())
             {
-                final BusResponder responder = new BusResponder(new Control(socket, parent), bus, udp, rdma,
-                    duplex, args[1]);
+                final BusResponder responder = new BusResponder(new Control(socket, parent), bus, udp, peers,
+                    args[1]);
                 try
                 {
                     responder.serve();
@@ -311,9 +308,10 @@ public final class BusResponder
             case AERON_UDP:
                 return udp;
             case WARPBUS_RDMA:
-                return rdma;
             case WARPBUS_RDMA_DUPLEX:
-                return duplex;
+            case TCP_NIO:
+            case TCP_NIO_DUPLEX:
+                return peers.of(system);
             case AERON_IPC:
                 if (null == ipc)
                 {
@@ -329,8 +327,7 @@ public final class BusResponder
     {
         bus.doWork();
         udp.doWork();
-        rdma.doWork();
-        duplex.doWork();
+        peers.doWork();
         if (null != ipc)
         {
             ipc.doWork();

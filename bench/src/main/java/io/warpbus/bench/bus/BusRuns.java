@@ -44,8 +44,7 @@ final class BusRuns
     private final Control control;
     private final BusEndpoint bus;
     private final AeronEndpoint aeron;
-    private final RdmaEndpoint rdma;
-    private final RdmaEndpoint duplex;
+    private final PeerEndpoints peers;
     private final Runnable tick = this::tick;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
     private final int repeatBudget;
@@ -65,16 +64,13 @@ final class BusRuns
      * @param control      the connection to the responder.
      * @param bus          WarpBus.
      * @param aeron        Aeron.
-     * @param rdma         the engine for {@code warpbus-rdma}.
-     * @param duplex       an engine of its own for {@code warpbus-rdma-duplex}: an engine reads all its connections
-     *                     every duty cycle, and each system is measured with only its own.
+     * @param peers        the systems without a bus.
      * @param repeatBudget how many disturbed runs may be repeated in all.
      */
-    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final RdmaEndpoint rdma,
-        final RdmaEndpoint duplex, final int repeatBudget)
+    BusRuns(final Control control, final BusEndpoint bus, final AeronEndpoint aeron, final PeerEndpoints peers,
+        final int repeatBudget)
     {
-        this.rdma = rdma;
-        this.duplex = duplex;
+        this.peers = peers;
         this.repeatBudget = repeatBudget;
         this.control = control;
         this.bus = bus;
@@ -411,12 +407,11 @@ final class BusRuns
             case WARPBUS_IWARP:
             case WARPBUS_IPC:
                 return bus;
-            case WARPBUS_RDMA:
-                return rdma;
-            case WARPBUS_RDMA_DUPLEX:
-                return duplex;
-            default:
+            case AERON_UDP:
+            case AERON_IPC:
                 return aeron;
+            default:
+                return peers.of(system);
         }
     }
 
@@ -424,7 +419,6 @@ final class BusRuns
     {
         bus.doWork();
         aeron.doWork();
-        rdma.doWork();
-        duplex.doWork();
+        peers.doWork();
     }
 }

@@ -35,7 +35,14 @@ enum BusSystem
      */
     WARPBUS_RDMA("warpbus-rdma"),
     /** The engine alone as {@link #WARPBUS_RDMA}, the pong written back over the ping's connection. */
-    WARPBUS_RDMA_DUPLEX("warpbus-rdma-duplex");
+    WARPBUS_RDMA_DUPLEX("warpbus-rdma-duplex"),
+    /**
+     * Plain TCP, no engine: a length and the payload per message over busy-polled NIO sockets (ping-pong only); ping
+     * and pong each on a connection of its own, as {@link #WARPBUS_RDMA}.
+     */
+    TCP_NIO("tcp-nio"),
+    /** Plain TCP as {@link #TCP_NIO}, the pong written back over the ping's connection. */
+    TCP_NIO_DUPLEX("tcp-nio-duplex");
 
     private final String label;
 

@@ -88,9 +88,19 @@ final class Channels
     static Plan pingPong(final BusSystem system, final int streamBase)
     {
         final Channel ping = channel(system, streamBase + 1);
-        final Channel pong = BusSystem.WARPBUS_RDMA_DUPLEX == system ?
-            new Channel(RdmaEndpoint.reverseOf(ping.uri()), streamBase + 2, 1) :
-            channel(system, streamBase + 2);
+        final Channel pong;
+        if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
+        {
+            pong = new Channel(PeerChannels.RDMA.reverseOf(ping.uri()), streamBase + 2, 1);
+        }
+        else if (BusSystem.TCP_NIO_DUPLEX == system)
+        {
+            pong = new Channel(PeerChannels.TCP.reverseOf(ping.uri()), streamBase + 2, 1);
+        }
+        else
+        {
+            pong = channel(system, streamBase + 2);
+        }
         return new Plan(List.of(ping), List.of(pong), List.of(pong), List.of(ping));
     }
 
@@ -146,6 +156,9 @@ final class Channels
             case WARPBUS_RDMA:
             case WARPBUS_RDMA_DUPLEX:
                 return new Channel("rdma:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
+            case TCP_NIO:
+            case TCP_NIO_DUPLEX:
+                return new Channel("tcp:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
             default:
                 throw new IllegalArgumentException(system.toString());
         }

@@ -68,8 +68,6 @@ final class RdmaEndpoint implements Endpoint
     private static final int SLOT_LENGTH = MAX_MESSAGE + 8;
     private static final int TRAILER_OFFSET = MAX_MESSAGE;
     private static final long RETRY_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final String FORWARD = "rdma:endpoint=";
-    private static final String REVERSE = "rdma:reverse=";
     private static final int SLOT_DESCRIPTION_LENGTH = 12;
 
     private final Rnic rnic;
@@ -345,15 +343,15 @@ final class RdmaEndpoint implements Endpoint
             throw new IllegalArgumentException("warpbus-rdma writes one peer's slot: " + subscribers +
                 " subscribers asked for on " + channel);
         }
-        publications.add(new Publication(address(channel), isReverse(channel)));
+        publications.add(new Publication(PeerChannels.RDMA.address(channel), PeerChannels.RDMA.isReverse(channel)));
     }
 
     @Override
     public void addSubscription(final String channel, final int streamId)
     {
-        final InetSocketAddress address = address(channel);
+        final InetSocketAddress address = PeerChannels.RDMA.address(channel);
         Publication returnOf = null;
-        if (isReverse(channel))
+        if (PeerChannels.RDMA.isReverse(channel))
         {
             for (final Publication publication : publications)
             {
@@ -475,47 +473,5 @@ final class RdmaEndpoint implements Endpoint
     {
         closeChannels();
         rnic.close();
-    }
-
-    /**
-     * The address of {@code rdma:endpoint=HOST:PORT} or {@code rdma:reverse=HOST:PORT}.
-     */
-    static InetSocketAddress address(final String channel)
-    {
-        final String prefix = isReverse(channel) ? REVERSE : FORWARD;
-        final int colon = channel.lastIndexOf(':');
-        if (!channel.startsWith(prefix) || colon < prefix.length())
-        {
-            throw new IllegalArgumentException("not an rdma:endpoint=HOST:PORT or rdma:reverse=HOST:PORT channel: '" +
-                channel + "'");
-        }
-        return new InetSocketAddress(channel.substring(prefix.length(), colon),
-            Integer.parseInt(channel.substring(colon + 1)));
-    }
-
-    /**
-     * The channel back over the connection that {@code channel} makes.
-     *
-     * @param channel an {@code rdma:endpoint=HOST:PORT} channel.
-     * @return {@code rdma:reverse=HOST:PORT}.
-     */
-    static String reverseOf(final String channel)
-    {
-        if (isReverse(channel))
-        {
-            throw new IllegalArgumentException("already a reverse channel: '" + channel + "'");
-        }
-        address(channel);
-        return REVERSE + channel.substring(FORWARD.length());
-    }
-
-    /**
-     * The channel's direction over its connection.
-     *
-     * @return true for {@code rdma:reverse=HOST:PORT}, back over the connection made for {@code HOST:PORT}.
-     */
-    static boolean isReverse(final String channel)
-    {
-        return channel.startsWith(REVERSE);
     }
 }

@@ -44,18 +44,20 @@ class ChannelsTest
                 assertEquals(ping.streamId(), ChannelUri.parse(ping.uri()).streamId());
                 assertEquals(pong.streamId(), ChannelUri.parse(pong.uri()).streamId());
             }
-            if (BusSystem.WARPBUS_RDMA == system)
+            final PeerChannels peer = BusSystem.TCP_NIO == system || BusSystem.TCP_NIO_DUPLEX == system ?
+                PeerChannels.TCP : PeerChannels.RDMA;
+            if (BusSystem.WARPBUS_RDMA == system || BusSystem.TCP_NIO == system)
             {
-                assertNotEquals(RdmaEndpoint.address(ping.uri()), RdmaEndpoint.address(pong.uri()),
+                assertNotEquals(peer.address(ping.uri()), peer.address(pong.uri()),
                     "each direction listens on its own port");
-                assertFalse(RdmaEndpoint.isReverse(pong.uri()), pong.uri());
+                assertFalse(peer.isReverse(pong.uri()), pong.uri());
             }
-            if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
+            if (BusSystem.WARPBUS_RDMA_DUPLEX == system || BusSystem.TCP_NIO_DUPLEX == system)
             {
-                assertEquals(RdmaEndpoint.address(ping.uri()), RdmaEndpoint.address(pong.uri()),
+                assertEquals(peer.address(ping.uri()), peer.address(pong.uri()),
                     "the pong goes back over the ping's connection");
-                assertFalse(RdmaEndpoint.isReverse(ping.uri()), ping.uri());
-                assertTrue(RdmaEndpoint.isReverse(pong.uri()), pong.uri());
+                assertFalse(peer.isReverse(ping.uri()), ping.uri());
+                assertTrue(peer.isReverse(pong.uri()), pong.uri());
             }
         }
     }

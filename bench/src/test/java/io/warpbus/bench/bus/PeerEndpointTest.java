@@ -15,7 +15,11 @@
  */
 package io.warpbus.bench.bus;
 
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.DirectBuffer;
@@ -29,7 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RdmaEndpointTest
+/**
+ * The point-to-point systems without a bus, {@link RdmaEndpoint} and {@link TcpEndpoint}, between two endpoints of
+ * one process over loopback.
+ */
+class PeerEndpointTest
 {
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(20);
 
@@ -42,13 +50,13 @@ class RdmaEndpointTest
     };
 
     @ParameterizedTest
-    @EnumSource(value = BusSystem.class, names = { "WARPBUS_RDMA", "WARPBUS_RDMA_DUPLEX" })
+    @EnumSource(value = BusSystem.class, names = { "WARPBUS_RDMA", "WARPBUS_RDMA_DUPLEX", "TCP_NIO", "TCP_NIO_DUPLEX" })
     @Timeout(60)
     void shouldCarryPingsAndPongsOfEverySizeWhenTheSubscriberConnectsBeforeThePublisherListens(
         final BusSystem system)
     {
         final Channels.Plan plan = Channels.pingPong(system, 10);
-        try (RdmaEndpoint orchestrator = new RdmaEndpoint(); RdmaEndpoint responder = new RdmaEndpoint())
+        try (Endpoint orchestrator = newEndpoint(system); Endpoint responder = newEndpoint(system))
         {
             // The responder subscribes first: its connects are refused until the orchestrator listens.
             responder.addSubscription(plan.responderSubscriptions().get(0).uri(), 0);
@@ -64,13 +72,14 @@ class RdmaEndpointTest
             }
             // Duplex: the orchestrator only accepts the ping's connection. Otherwise it also connects for the pong
             // (and a connect refused before the responder listened takes one more).
-            if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
+            final int connections = connectionsMade(orchestrator);
+            if (BusSystem.WARPBUS_RDMA_DUPLEX == system || BusSystem.TCP_NIO_DUPLEX == system)
             {
-                assertEquals(1, orchestrator.queuePairsCreated(), "one connection, both directions");
+                assertEquals(1, connections, "one connection, both directions");
             }
             else
             {
-                assertTrue(orchestrator.queuePairsCreated() >= 2, "a connection per direction");
+                assertTrue(connections >= 2, "a connection per direction: " + connections);
             }
 
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(RdmaEndpoint.MAX_MESSAGE));
@@ -96,7 +105,7 @@ class RdmaEndpointTest
 
             // A case's end: the peer closes its channels, and an offer after that says the connection is gone.
             responder.closeChannels();
-            IllegalStateException lost = null;
+            RuntimeException lost = null;
             final long closeDeadline = System.nanoTime() + DEADLINE_NS;
             while (null == lost)
             {
@@ -105,41 +114,102 @@ class RdmaEndpointTest
                 {
                     orchestrator.offer(0, message, 0, 8);
                 }
-                catch (final IllegalStateException ex)
+                catch (final IllegalStateException | UncheckedIOException ex)
                 {
                     lost = ex;
                 }
                 assertTrue(System.nanoTime() - closeDeadline < 0, "the disconnect seen within 20 s");
             }
-            assertTrue(lost.getMessage().contains("DISCONNECTED"), lost.getMessage());
+            final String expected = lost instanceof UncheckedIOException ? "tcp-nio: writing to" : "DISCONNECTED";
+            assertTrue(lost.getMessage().contains(expected), lost.getMessage());
             orchestrator.closeChannels();
             spin(orchestrator, responder, 50);
         }
     }
 
     @Test
-    void shouldRefuseAChannelThatIsNotAnRdmaEndpoint()
+    void shouldRefuseAChannelThatIsNotAPeerEndpoint()
     {
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-            () -> RdmaEndpoint.address("warp:iwarp?endpoint=127.0.0.1:40000"));
+            () -> PeerChannels.RDMA.address("warp:iwarp?endpoint=127.0.0.1:40000"));
         assertTrue(refused.getMessage().contains("warp:iwarp?endpoint=127.0.0.1:40000"), refused.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> RdmaEndpoint.address("rdma:reverse=40000"));
+        assertThrows(IllegalArgumentException.class, () -> PeerChannels.RDMA.address("rdma:reverse=40000"));
+        assertThrows(IllegalArgumentException.class, () -> PeerChannels.TCP.address("rdma:endpoint=127.0.0.1:40000"));
+        assertThrows(IllegalArgumentException.class,
+            () -> PeerChannels.TCP.reverseOf("tcp:reverse=127.0.0.1:40000"));
+        assertEquals("tcp:reverse=127.0.0.1:40000", PeerChannels.TCP.reverseOf("tcp:endpoint=127.0.0.1:40000"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BusSystem.class, names = { "WARPBUS_RDMA", "TCP_NIO" })
+    @Timeout(60)
+    void shouldRefuseAReverseSubscriptionWithoutItsPublication(final BusSystem system)
+    {
+        final String scheme = BusSystem.TCP_NIO == system ? "tcp" : "rdma";
+        try (Endpoint endpoint = newEndpoint(system))
+        {
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> endpoint.addSubscription(scheme + ":reverse=127.0.0.1:40001", 0));
+            assertTrue(refused.getMessage().contains(scheme + ":reverse=127.0.0.1:40001") &&
+                refused.getMessage().contains(scheme + ":endpoint=127.0.0.1:40001"), refused.getMessage());
+        }
     }
 
     @Test
     @Timeout(60)
-    void shouldRefuseAReverseSubscriptionWithoutItsPublication()
+    void shouldRefuseATcpMessageLongerThanItsLimitAndAFrameClaimingOne() throws Exception
     {
-        try (RdmaEndpoint endpoint = new RdmaEndpoint())
+        final Channels.Plan plan = Channels.pingPong(BusSystem.TCP_NIO_DUPLEX, 20);
+        final InetSocketAddress address = PeerChannels.TCP.address(plan.orchestratorPublications().get(0).uri());
+        try (TcpEndpoint orchestrator = new TcpEndpoint(); SocketChannel peer = SocketChannel.open())
         {
-            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> endpoint.addSubscription("rdma:reverse=127.0.0.1:40001", 0));
-            assertTrue(refused.getMessage().contains("rdma:reverse=127.0.0.1:40001") &&
-                refused.getMessage().contains("rdma:endpoint=127.0.0.1:40001"), refused.getMessage());
+            orchestrator.addPublication(plan.orchestratorPublications().get(0).uri(), 0, 1);
+            orchestrator.addSubscription(plan.orchestratorSubscriptions().get(0).uri(), 0);
+            peer.connect(address);
+            final long deadline = System.nanoTime() + DEADLINE_NS;
+            while (!orchestrator.isConnected())
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "connected within 20 s");
+            }
+            final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(TcpEndpoint.MAX_MESSAGE + 1));
+            final IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> orchestrator.offer(0, message, 0, TcpEndpoint.MAX_MESSAGE + 1));
+            assertTrue(tooLong.getMessage().contains(String.valueOf(TcpEndpoint.MAX_MESSAGE + 1)),
+                tooLong.getMessage());
+
+            // A peer that claims a message longer than any is refused by name, not read as a huge allocation.
+            peer.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(1 << 30).flip());
+            UncheckedIOException refused = null;
+            while (null == refused)
+            {
+                try
+                {
+                    orchestrator.poll(0, handler, 1);
+                }
+                catch (final UncheckedIOException ex)
+                {
+                    refused = ex;
+                }
+                assertTrue(System.nanoTime() - deadline < 0, "the frame refused within 20 s");
+            }
+            assertTrue(refused.getCause().getMessage().contains("a message of " + (1 << 30) + " bytes"),
+                refused.getCause().getMessage());
         }
     }
 
-    private void awaitMessage(final RdmaEndpoint a, final RdmaEndpoint b, final RdmaEndpoint subscriber,
+    private static Endpoint newEndpoint(final BusSystem system)
+    {
+        return BusSystem.TCP_NIO == system || BusSystem.TCP_NIO_DUPLEX == system ? new TcpEndpoint() :
+            new RdmaEndpoint();
+    }
+
+    private static int connectionsMade(final Endpoint endpoint)
+    {
+        return endpoint instanceof TcpEndpoint ? ((TcpEndpoint)endpoint).connectionsMade() :
+            ((RdmaEndpoint)endpoint).queuePairsCreated();
+    }
+
+    private void awaitMessage(final Endpoint a, final Endpoint b, final Endpoint subscriber,
         final int size)
     {
         receivedLength = -1;
@@ -152,7 +222,7 @@ class RdmaEndpointTest
         assertEquals(size, receivedLength);
     }
 
-    private static void spin(final RdmaEndpoint a, final RdmaEndpoint b, final int millis)
+    private static void spin(final Endpoint a, final Endpoint b, final int millis)
     {
         final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         do

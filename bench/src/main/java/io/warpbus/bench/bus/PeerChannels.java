@@ -58,6 +58,17 @@ final class PeerChannels
     }
 
     /**
+     * The forward channel to an address.
+     *
+     * @param address where the publication listens.
+     * @return {@code SCHEME:endpoint=HOST:PORT}.
+     */
+    String forwardOf(final InetSocketAddress address)
+    {
+        return forward + address.getHostString() + ":" + address.getPort();
+    }
+
+    /**
      * The channel back over the connection that {@code channel} makes.
      *
      * @param channel a {@code SCHEME:endpoint=HOST:PORT} channel.

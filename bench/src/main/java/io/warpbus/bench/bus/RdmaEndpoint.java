@@ -61,7 +61,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * (the engine places a segment's bytes in order). One slot is enough for ping-pong, where a message is written only
  * after the peer answered the one before; there is no flow control, so these systems run no throughput case.
  */
-final class RdmaEndpoint implements Endpoint
+final class RdmaEndpoint extends PeerEndpoint<RdmaEndpoint.Publication, RdmaEndpoint.Subscription>
 {
     /** Longest message. */
     static final int MAX_MESSAGE = 4096;
@@ -73,8 +73,6 @@ final class RdmaEndpoint implements Endpoint
     private final Rnic rnic;
     private final ProtectionDomain pd;
     private final CompletionQueue cq;
-    private final List<Publication> publications = new ArrayList<>();
-    private final List<Subscription> subscriptions = new ArrayList<>();
     private final List<ConnectionEvent> events = new ArrayList<>();
     private int queuePairsCreated;
     /** One handler for every poll: a method reference made per duty cycle would allocate on the measured path. */
@@ -87,10 +85,8 @@ final class RdmaEndpoint implements Endpoint
     }
 
     /** Writes into the peer's slot: over the connection it accepted, or back over a subscription's (reverse). */
-    private final class Publication implements Link
+    final class Publication extends PublicationEnd implements Link
     {
-        final InetSocketAddress address;
-        final boolean reverse;
         final Listener listener;
         final MemoryRegion source;
         /** Where the peer writes back over this publication's connection; null for a reverse publication. */
@@ -106,8 +102,7 @@ final class RdmaEndpoint implements Endpoint
 
         Publication(final InetSocketAddress address, final boolean reverse)
         {
-            this.address = address;
-            this.reverse = reverse;
+            super(address, reverse);
             listener = reverse ? null : rnic.connectionManager().listen(address, 1, this);
             source = pd.registerMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(SLOT_LENGTH)), 0);
             returnSlot = reverse ? null : newSlot();
@@ -192,6 +187,7 @@ final class RdmaEndpoint implements Endpoint
             return true;
         }
 
+        @Override
         void close()
         {
             // A reverse publication's connection is its subscription's, closed with it.
@@ -200,11 +196,8 @@ final class RdmaEndpoint implements Endpoint
     }
 
     /** Reads its slot: written over the connection it made, or, reverse, back over a publication's connection. */
-    private final class Subscription implements Link
+    final class Subscription extends SubscriptionEnd<Publication> implements Link
     {
-        final InetSocketAddress publisher;
-        /** For a reverse subscription, the publication whose connection brings the messages; else null. */
-        final Publication returnOf;
         final MemoryRegion slot;
         QueuePair qp;
         int returnStag;
@@ -216,8 +209,7 @@ final class RdmaEndpoint implements Endpoint
 
         Subscription(final InetSocketAddress publisher, final Publication returnOf)
         {
-            this.publisher = publisher;
-            this.returnOf = returnOf;
+            super(publisher, returnOf);
             if (null != returnOf)
             {
                 slot = returnOf.returnSlot;
@@ -287,6 +279,7 @@ final class RdmaEndpoint implements Endpoint
             return 1;
         }
 
+        @Override
         void close()
         {
             // A reverse subscription's slot belongs to its publication.
@@ -296,6 +289,7 @@ final class RdmaEndpoint implements Endpoint
 
     RdmaEndpoint()
     {
+        super(PeerChannels.RDMA, "warpbus-rdma");
         rnic = Rnic.launch(new RnicContext().name("bench-rdma").threadingMode(ThreadingMode.INVOKER)
             .crcPolicy(CrcPolicy.REQUIRED).ioBufferLength(2 << 20).socketBufferLength(4 << 20));
         pd = rnic.allocateProtectionDomain();
@@ -317,18 +311,6 @@ final class RdmaEndpoint implements Endpoint
         return description;
     }
 
-    private Subscription subscriptionTo(final InetSocketAddress publisher)
-    {
-        for (final Subscription subscription : subscriptions)
-        {
-            if (null == subscription.returnOf && subscription.publisher.equals(publisher))
-            {
-                return subscription;
-            }
-        }
-        return null;
-    }
-
     private QueuePair newQueuePair()
     {
         queuePairsCreated++;
@@ -336,38 +318,15 @@ final class RdmaEndpoint implements Endpoint
     }
 
     @Override
-    public void addPublication(final String channel, final int streamId, final int subscribers)
+    Publication newPublication(final InetSocketAddress address, final boolean reverse)
     {
-        if (subscribers > 1)
-        {
-            throw new IllegalArgumentException("warpbus-rdma writes one peer's slot: " + subscribers +
-                " subscribers asked for on " + channel);
-        }
-        publications.add(new Publication(PeerChannels.RDMA.address(channel), PeerChannels.RDMA.isReverse(channel)));
+        return new Publication(address, reverse);
     }
 
     @Override
-    public void addSubscription(final String channel, final int streamId)
+    Subscription newSubscription(final InetSocketAddress publisher, final Publication returnOf)
     {
-        final InetSocketAddress address = PeerChannels.RDMA.address(channel);
-        Publication returnOf = null;
-        if (PeerChannels.RDMA.isReverse(channel))
-        {
-            for (final Publication publication : publications)
-            {
-                if (!publication.reverse && publication.address.equals(address))
-                {
-                    returnOf = publication;
-                }
-            }
-            if (null == returnOf)
-            {
-                throw new IllegalArgumentException("'" + channel + "' reads what comes back over a publication " +
-                    "on rdma:endpoint=" + address.getHostString() + ":" + address.getPort() +
-                    ", which this endpoint does not have: add that publication first");
-            }
-        }
-        subscriptions.add(new Subscription(address, returnOf));
+        return new Subscription(publisher, returnOf);
     }
 
     @Override
@@ -457,15 +416,6 @@ final class RdmaEndpoint implements Endpoint
     public int poll(final int subscription, final MessageHandler handler, final int limit)
     {
         return subscriptions.get(subscription).poll(handler);
-    }
-
-    @Override
-    public void closeChannels()
-    {
-        publications.forEach(Publication::close);
-        subscriptions.forEach(Subscription::close);
-        publications.clear();
-        subscriptions.clear();
     }
 
     @Override

@@ -23,8 +23,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
@@ -44,7 +42,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * there. {@code tcp-nio} pongs on a connection of its own, as the bus does; {@code tcp-nio-duplex} pongs back over the
  * ping's connection. There is no flow control beyond the socket's, so these systems run no throughput case.
  */
-final class TcpEndpoint implements Endpoint
+final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoint.Subscription>
 {
     /** Longest message. */
     static final int MAX_MESSAGE = 4096;
@@ -53,11 +51,14 @@ final class TcpEndpoint implements Endpoint
     private static final int SOCKET_BUFFER = 4 << 20;
     private static final long RETRY_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    private final List<Publication> publications = new ArrayList<>();
-    private final List<Subscription> subscriptions = new ArrayList<>();
     private int connectionsMade;
     /** Every channel added so far is connected: duty cycles have nothing left to do. */
     private boolean connected;
+
+    TcpEndpoint()
+    {
+        super(PeerChannels.TCP, "tcp-nio");
+    }
 
     /** One connection's socket with a buffer each way. */
     private static final class Connection
@@ -139,15 +140,14 @@ final class TcpEndpoint implements Endpoint
     }
 
     /** Listens and writes over the connection it accepted, or writes back over a subscription's (reverse). */
-    private final class Publication
+    final class Publication extends PublicationEnd
     {
-        final InetSocketAddress address;
         final ServerSocketChannel server;
         Connection connection;
 
         Publication(final InetSocketAddress address, final boolean reverse) throws IOException
         {
-            this.address = address;
+            super(address, reverse);
             if (reverse)
             {
                 server = null;
@@ -179,6 +179,7 @@ final class TcpEndpoint implements Endpoint
             return null != connection;
         }
 
+        @Override
         void close()
         {
             // A reverse publication's connection is its subscription's, closed with it.
@@ -187,19 +188,15 @@ final class TcpEndpoint implements Endpoint
     }
 
     /** Reads what comes over the connection it made, or, reverse, back over a publication's connection. */
-    private final class Subscription
+    final class Subscription extends SubscriptionEnd<Publication>
     {
-        final InetSocketAddress publisher;
-        /** For a reverse subscription, the publication whose connection brings the messages; else null. */
-        final Publication returnOf;
         SocketChannel connecting;
         Connection connection;
         long retryAtNs;
 
         Subscription(final InetSocketAddress publisher, final Publication returnOf)
         {
-            this.publisher = publisher;
-            this.returnOf = returnOf;
+            super(publisher, returnOf);
         }
 
         /** The connection once established, trying to make it (again after a refusal) while it is not. */
@@ -237,6 +234,7 @@ final class TcpEndpoint implements Endpoint
             return connection;
         }
 
+        @Override
         void close()
         {
             // A reverse subscription's connection belongs to its publication.
@@ -263,60 +261,26 @@ final class TcpEndpoint implements Endpoint
         return connectionsMade;
     }
 
-    private Subscription subscriptionTo(final InetSocketAddress publisher)
-    {
-        for (final Subscription subscription : subscriptions)
-        {
-            if (null == subscription.returnOf && subscription.publisher.equals(publisher))
-            {
-                return subscription;
-            }
-        }
-        return null;
-    }
-
     @Override
-    public void addPublication(final String channel, final int streamId, final int subscribers)
+    Publication newPublication(final InetSocketAddress address, final boolean reverse)
     {
-        if (subscribers > 1)
-        {
-            throw new IllegalArgumentException("tcp-nio writes to one peer: " + subscribers +
-                " subscribers asked for on " + channel);
-        }
         try
         {
-            publications.add(new Publication(PeerChannels.TCP.address(channel), PeerChannels.TCP.isReverse(channel)));
+            final Publication publication = new Publication(address, reverse);
             connected = false;
+            return publication;
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("tcp-nio: cannot listen for " + channel, ex);
+            throw new UncheckedIOException("tcp-nio: cannot listen on " + address, ex);
         }
     }
 
     @Override
-    public void addSubscription(final String channel, final int streamId)
+    Subscription newSubscription(final InetSocketAddress publisher, final Publication returnOf)
     {
-        final InetSocketAddress address = PeerChannels.TCP.address(channel);
-        Publication returnOf = null;
-        if (PeerChannels.TCP.isReverse(channel))
-        {
-            for (final Publication publication : publications)
-            {
-                if (null != publication.server && publication.address.equals(address))
-                {
-                    returnOf = publication;
-                }
-            }
-            if (null == returnOf)
-            {
-                throw new IllegalArgumentException("'" + channel + "' reads what comes back over a publication " +
-                    "on tcp:endpoint=" + address.getHostString() + ":" + address.getPort() +
-                    ", which this endpoint does not have: add that publication first");
-            }
-        }
-        subscriptions.add(new Subscription(address, returnOf));
         connected = false;
+        return new Subscription(publisher, returnOf);
     }
 
     @Override
@@ -391,15 +355,6 @@ final class TcpEndpoint implements Endpoint
         {
             throw new UncheckedIOException("tcp-nio: reading from " + source.publisher, ex);
         }
-    }
-
-    @Override
-    public void closeChannels()
-    {
-        publications.forEach(Publication::close);
-        subscriptions.forEach(Subscription::close);
-        publications.clear();
-        subscriptions.clear();
     }
 
     @Override

@@ -17,6 +17,7 @@ package io.warpbus.bench.bus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -50,6 +51,7 @@ final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoin
     private static final int BUFFER_LENGTH = 64 * 1024;
     private static final int SOCKET_BUFFER = 4 << 20;
     private static final long RETRY_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long BIND_PATIENCE_NS = TimeUnit.SECONDS.toNanos(10);
 
     private int connectionsMade;
     /** Every channel added so far is connected: duty cycles have nothing left to do. */
@@ -144,6 +146,9 @@ final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoin
     {
         final ServerSocketChannel server;
         Connection connection;
+        boolean bound;
+        long bindDeadlineNs;
+        long bindRetryAtNs;
 
         Publication(final InetSocketAddress address, final boolean reverse) throws IOException
         {
@@ -156,7 +161,31 @@ final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoin
             {
                 server = ServerSocketChannel.open();
                 server.configureBlocking(false);
+                bindDeadlineNs = System.nanoTime() + BIND_PATIENCE_NS;
+                bind();
+            }
+        }
+
+        /**
+         * Listen, or try again shortly while the port is taken: the benchmark picks free ports ahead of use, and a
+         * subscriber's connect to one nobody listens on yet can be given that very port for a moment (TCP
+         * simultaneous open with itself, which {@link Subscription#connection()} closes at once).
+         */
+        private void bind() throws IOException
+        {
+            try
+            {
                 server.bind(address, 1);
+                bound = true;
+            }
+            catch (final BindException ex)
+            {
+                if (System.nanoTime() - bindDeadlineNs >= 0)
+                {
+                    throw new IOException("tcp-nio: " + address + " stayed in use for " +
+                        TimeUnit.NANOSECONDS.toSeconds(BIND_PATIENCE_NS) + " s", ex);
+                }
+                bindRetryAtNs = System.nanoTime() + RETRY_NS;
             }
         }
 
@@ -165,7 +194,14 @@ final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoin
         {
             if (null == connection)
             {
-                if (null != server)
+                if (null != server && !bound)
+                {
+                    if (System.nanoTime() - bindRetryAtNs >= 0)
+                    {
+                        bind();
+                    }
+                }
+                else if (null != server)
                 {
                     final SocketChannel accepted = server.accept();
                     connection = null == accepted ? null : accepted(accepted);
@@ -219,13 +255,21 @@ final class TcpEndpoint extends PeerEndpoint<TcpEndpoint.Publication, TcpEndpoin
                     }
                     if (null != connecting && connecting.finishConnect())
                     {
+                        if (connecting.getLocalAddress().equals(connecting.getRemoteAddress()))
+                        {
+                            // Nothing listened, and the kernel gave this socket the very port it asked for: a
+                            // connection to itself, which keeps the publication from listening there. Closed with
+                            // a reset, so that no TIME_WAIT holds the port for another minute.
+                            connecting.setOption(StandardSocketOptions.SO_LINGER, 0);
+                            throw new IOException("connected to itself at " + publisher);
+                        }
                         connection = new Connection(connecting);
                         connecting = null;
                     }
                 }
                 catch (final IOException ex)
                 {
-                    // Refused while the publication is not listening yet: try again shortly.
+                    // Refused while the publication is not listening yet, or connected to itself: try again shortly.
                     CloseHelper.quietClose(connecting);
                     connecting = null;
                     retryAtNs = System.nanoTime() + RETRY_NS;

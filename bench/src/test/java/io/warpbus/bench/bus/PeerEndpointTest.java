@@ -17,6 +17,7 @@ package io.warpbus.bench.bus;
 
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -194,6 +196,44 @@ class PeerEndpointTest
             }
             assertTrue(refused.getCause().getMessage().contains("a message of " + (1 << 30) + " bytes"),
                 refused.getCause().getMessage());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldListenOnceAPortTakenByASocketConnectedToItselfIsFree() throws Exception
+    {
+        final Channels.Plan plan = Channels.pingPong(BusSystem.TCP_NIO, 30);
+        final String channel = plan.orchestratorPublications().get(0).uri();
+        final InetSocketAddress address = PeerChannels.TCP.address(channel);
+        try (TcpEndpoint publisher = new TcpEndpoint(); TcpEndpoint subscriber = new TcpEndpoint())
+        {
+            // What a subscriber's connect to a port nobody listens on can turn into: TCP's simultaneous open of a
+            // socket with itself, holding the port.
+            final SocketChannel itself = SocketChannel.open();
+            itself.bind(address);
+            itself.connect(address);
+            assertEquals(itself.getLocalAddress(), itself.getRemoteAddress(), "the socket is connected to itself");
+
+            publisher.addPublication(channel, 0, 1);
+            subscriber.addSubscription(channel, 0);
+            spin(publisher, subscriber, 100);
+            assertFalse(publisher.isConnected(), "nothing listens while the port is taken");
+            // Released as the endpoint releases a connection to itself: with a reset, leaving no TIME_WAIT.
+            itself.setOption(StandardSocketOptions.SO_LINGER, 0);
+            itself.close();
+
+            final long deadline = System.nanoTime() + DEADLINE_NS;
+            while (!publisher.isConnected() || !subscriber.isConnected())
+            {
+                spin(publisher, subscriber, 1);
+                assertTrue(System.nanoTime() - deadline < 0, "connected within 20 s of the port coming free");
+            }
+            final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            message.putLong(0, 0x5EED_F00DL);
+            assertTrue(publisher.offer(0, message, 0, 64), "offered");
+            awaitMessage(publisher, subscriber, subscriber, 64);
+            assertEquals(0x5EED_F00DL, received.getLong(0));
         }
     }
 

@@ -65,6 +65,8 @@ final class Connection
     private long cycleNs;
     private long lastWriteBytes;
     private long cycles;
+    /** The engine's duty cycle that last served this connection ahead of the others ({@link #hasPostedWork()}). */
+    long servedCycle;
     private long assembledCycle = -2;
     private boolean assembledInARow;
     private long holdingSinceNs;
@@ -474,6 +476,14 @@ final class Connection
         catch (final IOException ex)
         {
             connectFailed("cannot connect to " + remoteAddress + ": " + ex.getMessage());
+            return 1;
+        }
+        if (connectedToItself(channel))
+        {
+            // Nothing listened, and the kernel gave this socket the port it asked for (TCP simultaneous open with
+            // itself, possible on loopback in the ephemeral range): a refusal, and the caller retries as after one.
+            // Reset, not closed, so that no TIME_WAIT keeps a listener from that port for a minute.
+            connectFailed("cannot connect to " + remoteAddress + ": connected to itself, nothing listens there");
             return 1;
         }
         final String problem = mpa.requestProblem();
@@ -949,6 +959,30 @@ final class Connection
         }
     }
 
+    /**
+     * Is the socket connected to itself? If so, it is also set to reset when closed.
+     *
+     * @param channel a connected socket.
+     * @return true when its local and remote addresses are one.
+     */
+    static boolean connectedToItself(final SocketChannel channel)
+    {
+        try
+        {
+            if (channel.getLocalAddress().equals(channel.getRemoteAddress()))
+            {
+                channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+                return true;
+            }
+            return false;
+        }
+        catch (final IOException ex)
+        {
+            // A socket that cannot tell is not known to be: the MPA exchange that follows reports what is wrong.
+            return false;
+        }
+    }
+
     boolean isClosed()
     {
         return lifecycle.isClosed();
@@ -962,6 +996,16 @@ final class Connection
     boolean inFullOperation()
     {
         return lifecycle.state().isFullOperation();
+    }
+
+    /**
+     * Has the queue pair work requests or read responses the assembler has not taken yet?
+     *
+     * @return true when, in full operation, there is something new to send.
+     */
+    boolean hasPostedWork()
+    {
+        return null != qp && lifecycle.state().isFullOperation() && assembler.hasQueued();
     }
 
     NegotiatedParameters negotiated()

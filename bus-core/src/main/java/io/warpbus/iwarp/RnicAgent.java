@@ -56,6 +56,7 @@ final class RnicAgent implements Agent
     private volatile Thread engineThread;
     private volatile boolean running;
     private long nextSlowPollNs;
+    private long cycle;
 
     RnicAgent(final Rnic rnic, final RnicContext context, final ManyToOneConcurrentLinkedQueue<Runnable> commands)
     {
@@ -100,10 +101,29 @@ final class RnicAgent implements Agent
             return flushing.isEmpty() ? workCount : workCount + flushQueuePairs();
         }
         final long nowNs = clock.nanoTime();
+        final long cycle = ++this.cycle;
+        if (connections.size() > 1)
+        {
+            // Connections with work posted since the last cycle go first, so a message leaves before the other
+            // connections' sockets are read (a system call each): with a connection per direction, as a bus pair
+            // has them, the answer to a message would otherwise wait behind a read of the connection it came on.
+            for (int i = connections.size() - 1; i >= 0; i--)
+            {
+                final Connection connection = connections.get(i);
+                if (connection.hasPostedWork())
+                {
+                    connection.servedCycle = cycle;
+                    workCount += connection.doWork(nowNs);
+                }
+            }
+        }
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final Connection connection = connections.get(i);
-            workCount += connection.doWork(nowNs);
+            if (connection.servedCycle != cycle)
+            {
+                workCount += connection.doWork(nowNs);
+            }
             if (connection.isClosed())
             {
                 removeConnection(i);

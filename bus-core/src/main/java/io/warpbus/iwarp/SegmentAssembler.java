@@ -143,6 +143,16 @@ final class SegmentAssembler
         return segment > 0 && TransmitRing.gatherable(region, segment) && (segment >= GATHER_ALONE || moreQueued());
     }
 
+    /**
+     * Anything not yet begun: a work request in the send queue or an RDMA Read to answer.
+     *
+     * @return true when {@link #assemble()} has something new.
+     */
+    boolean hasQueued()
+    {
+        return null != reads && (reads.irqCount > 0 || sqNext < qp.sqTail.get());
+    }
+
     private boolean moreQueued()
     {
         return reads.irqCount > (FROM_READ_QUEUE == current ? 1 : 0) ||

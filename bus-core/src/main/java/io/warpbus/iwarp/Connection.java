@@ -999,7 +999,7 @@ final class Connection
     }
 
     /**
-     * Has the queue pair work requests or read responses the assembler has not taken yet?
+     * Does the queue pair hold work requests or RDMA Reads to answer that the assembler has not begun?
      *
      * @return true when, in full operation, there is something new to send.
      */

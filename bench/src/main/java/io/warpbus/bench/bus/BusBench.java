@@ -221,7 +221,7 @@ public final class BusBench
         {
             final BenchReport report = report(systemsOfPair);
             final BusSystem[] pair = Stream.of(systemsOfPair)
-                .filter((s) -> !PeerEndpoints.isPeer(s))
+                .filter((s) -> !s.isPeer())
                 .toArray(BusSystem[]::new);
             for (int i = 0; i < FAN_OUTS.length && pair.length > 0; i++)
             {

@@ -307,11 +307,6 @@ public final class BusResponder
                 return bus;
             case AERON_UDP:
                 return udp;
-            case WARPBUS_RDMA:
-            case WARPBUS_RDMA_DUPLEX:
-            case TCP_NIO:
-            case TCP_NIO_DUPLEX:
-                return peers.of(system);
             case AERON_IPC:
                 if (null == ipc)
                 {
@@ -319,7 +314,7 @@ public final class BusResponder
                 }
                 return ipc;
             default:
-                throw new IllegalArgumentException(system.toString());
+                return peers.of(system);
         }
     }
 

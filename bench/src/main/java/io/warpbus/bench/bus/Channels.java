@@ -88,19 +88,9 @@ final class Channels
     static Plan pingPong(final BusSystem system, final int streamBase)
     {
         final Channel ping = channel(system, streamBase + 1);
-        final Channel pong;
-        if (BusSystem.WARPBUS_RDMA_DUPLEX == system)
-        {
-            pong = new Channel(PeerChannels.RDMA.reverseOf(ping.uri()), streamBase + 2, 1);
-        }
-        else if (BusSystem.TCP_NIO_DUPLEX == system)
-        {
-            pong = new Channel(PeerChannels.TCP.reverseOf(ping.uri()), streamBase + 2, 1);
-        }
-        else
-        {
-            pong = channel(system, streamBase + 2);
-        }
+        final Channel pong = system.duplex() ?
+            new Channel(system.peerChannels().reverseOf(ping.uri()), streamBase + 2, 1) :
+            channel(system, streamBase + 2);
         return new Plan(List.of(ping), List.of(pong), List.of(pong), List.of(ping));
     }
 
@@ -153,14 +143,9 @@ final class Channels
                 return new Channel("aeron:udp?endpoint=" + HOST + ":" + udpPort(), streamId, 1);
             case AERON_IPC:
                 return new Channel("aeron:ipc", streamId, 1);
-            case WARPBUS_RDMA:
-            case WARPBUS_RDMA_DUPLEX:
-                return new Channel("rdma:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
-            case TCP_NIO:
-            case TCP_NIO_DUPLEX:
-                return new Channel("tcp:endpoint=" + HOST + ":" + tcpPort(), streamId, 1);
             default:
-                throw new IllegalArgumentException(system.toString());
+                return new Channel(system.peerChannels().forwardOf(new InetSocketAddress(HOST, tcpPort())),
+                    streamId, 1);
         }
     }
 

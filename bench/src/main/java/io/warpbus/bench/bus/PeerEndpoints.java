@@ -32,11 +32,25 @@ final class PeerEndpoints implements AutoCloseable
 
     PeerEndpoints()
     {
-        endpoints.put(BusSystem.WARPBUS_RDMA, new RdmaEndpoint());
-        endpoints.put(BusSystem.WARPBUS_RDMA_DUPLEX, new RdmaEndpoint());
-        endpoints.put(BusSystem.TCP_NIO, new TcpEndpoint());
-        endpoints.put(BusSystem.TCP_NIO_DUPLEX, new TcpEndpoint());
+        for (final BusSystem system : BusSystem.values())
+        {
+            if (system.isPeer())
+            {
+                endpoints.put(system, newEndpoint(system));
+            }
+        }
         all = endpoints.values().toArray(new Endpoint[0]);
+    }
+
+    /**
+     * A new endpoint for a system without a bus.
+     *
+     * @param system one of them.
+     * @return its endpoint, unconnected.
+     */
+    static Endpoint newEndpoint(final BusSystem system)
+    {
+        return PeerChannels.TCP == system.peerChannels() ? new TcpEndpoint() : new RdmaEndpoint();
     }
 
     /**
@@ -53,18 +67,6 @@ final class PeerEndpoints implements AutoCloseable
             throw new IllegalArgumentException(system.label() + " is not a system without a bus");
         }
         return endpoint;
-    }
-
-    /**
-     * Whether a system is one of these: ping-pong only, no throughput case.
-     *
-     * @param system the system.
-     * @return true for the engine alone and plain TCP.
-     */
-    static boolean isPeer(final BusSystem system)
-    {
-        return BusSystem.WARPBUS_RDMA == system || BusSystem.WARPBUS_RDMA_DUPLEX == system ||
-            BusSystem.TCP_NIO == system || BusSystem.TCP_NIO_DUPLEX == system;
     }
 
     /**

@@ -44,15 +44,14 @@ class ChannelsTest
                 assertEquals(ping.streamId(), ChannelUri.parse(ping.uri()).streamId());
                 assertEquals(pong.streamId(), ChannelUri.parse(pong.uri()).streamId());
             }
-            final PeerChannels peer = BusSystem.TCP_NIO == system || BusSystem.TCP_NIO_DUPLEX == system ?
-                PeerChannels.TCP : PeerChannels.RDMA;
-            if (BusSystem.WARPBUS_RDMA == system || BusSystem.TCP_NIO == system)
+            final PeerChannels peer = system.peerChannels();
+            if (system.isPeer() && !system.duplex())
             {
                 assertNotEquals(peer.address(ping.uri()), peer.address(pong.uri()),
                     "each direction listens on its own port");
                 assertFalse(peer.isReverse(pong.uri()), pong.uri());
             }
-            if (BusSystem.WARPBUS_RDMA_DUPLEX == system || BusSystem.TCP_NIO_DUPLEX == system)
+            if (system.duplex())
             {
                 assertEquals(peer.address(ping.uri()), peer.address(pong.uri()),
                     "the pong goes back over the ping's connection");

@@ -58,7 +58,8 @@ class PeerEndpointTest
         final BusSystem system)
     {
         final Channels.Plan plan = Channels.pingPong(system, 10);
-        try (Endpoint orchestrator = newEndpoint(system); Endpoint responder = newEndpoint(system))
+        try (Endpoint orchestrator = PeerEndpoints.newEndpoint(system);
+            Endpoint responder = PeerEndpoints.newEndpoint(system))
         {
             // The responder subscribes first: its connects are refused until the orchestrator listens.
             responder.addSubscription(plan.responderSubscriptions().get(0).uri(), 0);
@@ -75,7 +76,7 @@ class PeerEndpointTest
             // Duplex: the orchestrator only accepts the ping's connection. Otherwise it also connects for the pong
             // (and a connect refused before the responder listened takes one more).
             final int connections = connectionsMade(orchestrator);
-            if (BusSystem.WARPBUS_RDMA_DUPLEX == system || BusSystem.TCP_NIO_DUPLEX == system)
+            if (system.duplex())
             {
                 assertEquals(1, connections, "one connection, both directions");
             }
@@ -147,8 +148,8 @@ class PeerEndpointTest
     @Timeout(60)
     void shouldRefuseAReverseSubscriptionWithoutItsPublication(final BusSystem system)
     {
-        final String scheme = BusSystem.TCP_NIO == system ? "tcp" : "rdma";
-        try (Endpoint endpoint = newEndpoint(system))
+        final String scheme = PeerChannels.TCP == system.peerChannels() ? "tcp" : "rdma";
+        try (Endpoint endpoint = PeerEndpoints.newEndpoint(system))
         {
             final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> endpoint.addSubscription(scheme + ":reverse=127.0.0.1:40001", 0));
@@ -235,12 +236,6 @@ class PeerEndpointTest
             awaitMessage(publisher, subscriber, subscriber, 64);
             assertEquals(0x5EED_F00DL, received.getLong(0));
         }
-    }
-
-    private static Endpoint newEndpoint(final BusSystem system)
-    {
-        return BusSystem.TCP_NIO == system || BusSystem.TCP_NIO_DUPLEX == system ? new TcpEndpoint() :
-            new RdmaEndpoint();
     }
 
     private static int connectionsMade(final Endpoint endpoint)

@@ -23,17 +23,33 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Header
 {
+    private final Image image;
     private UnsafeBuffer buffer;
-    private int offset;
     private long position;
-    private Image image;
 
-    void wrap(final UnsafeBuffer buffer, final int offset, final long position, final Image image)
+    Header(final Image image, final UnsafeBuffer buffer)
+    {
+        this.image = image;
+        this.buffer = buffer;
+    }
+
+    /**
+     * The image's frames moved to another buffer. Kept apart from {@link #wrap}, which runs for every fragment
+     * and so stores one number.
+     */
+    void buffer(final UnsafeBuffer buffer)
     {
         this.buffer = buffer;
-        this.offset = offset;
+    }
+
+    void wrap(final long position)
+    {
         this.position = position;
-        this.image = image;
+    }
+
+    private int offset()
+    {
+        return image.offset(position);
     }
 
     /**
@@ -43,7 +59,7 @@ public final class Header
      */
     public int streamId()
     {
-        return buffer.getInt(offset + FrameDescriptor.STREAM_ID_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return buffer.getInt(offset() + FrameDescriptor.STREAM_ID_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -53,7 +69,7 @@ public final class Header
      */
     public int sessionId()
     {
-        return buffer.getInt(offset + FrameDescriptor.SESSION_ID_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return buffer.getInt(offset() + FrameDescriptor.SESSION_ID_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -63,7 +79,7 @@ public final class Header
      */
     public long sequence()
     {
-        return FrameDescriptor.sequence(buffer, offset);
+        return FrameDescriptor.sequence(buffer, offset());
     }
 
     /**
@@ -73,7 +89,7 @@ public final class Header
      */
     public long timestampNs()
     {
-        return buffer.getLong(offset + FrameDescriptor.TIMESTAMP_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(offset() + FrameDescriptor.TIMESTAMP_OFFSET, java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -83,7 +99,7 @@ public final class Header
      */
     public int flags()
     {
-        return FrameDescriptor.flags(buffer, offset);
+        return FrameDescriptor.flags(buffer, offset());
     }
 
     /**

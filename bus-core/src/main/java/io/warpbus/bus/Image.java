@@ -15,11 +15,13 @@
  */
 package io.warpbus.bus;
 
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -37,6 +39,7 @@ public final class Image
     private static final int ACTIVE = 0;
     private static final int POLLING = 1;
     private static final int CLOSED = 2;
+    private static final boolean LITTLE_ENDIAN = ByteOrder.LITTLE_ENDIAN == ByteOrder.nativeOrder();
 
     private final Subscription subscription;
     private final int sessionId;
@@ -53,8 +56,12 @@ public final class Image
     private int mask;
     private final boolean conflating;
     private final ImageListener listener;
-    private final Header header = new Header();
+    private final Header header;
     private final AtomicInteger state = new AtomicInteger(ACTIVE);
+    /**
+     * The last sequence delivered (always one less than the expected sequence), as of the last completed poll:
+     * stored once per poll, not per fragment, so that the poll's loop has no ordered store.
+     */
     private final AtomicLong lastSequence = new AtomicLong(-1);
     private final AtomicLong gaps = new AtomicLong();
     private final AtomicLong conflated = new AtomicLong();
@@ -83,10 +90,17 @@ public final class Image
     {
         final long initialPosition = join.position();
         final long initialSequence = join.sequence();
+        final String joinProblem = joinProblem(initialPosition);
+        if (null != joinProblem)
+        {
+            throw new IllegalArgumentException(joinProblem);
+        }
+        checkFrames(ring, capacity);
         this.subscription = subscription;
         this.sessionId = sessionId;
         this.sourceIdentity = sourceIdentity;
         this.ring = ring;
+        this.header = new Header(this, ring);
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.control = control;
@@ -119,40 +133,49 @@ public final class Image
         }
         int fragments = 0;
         long position = this.position;
+        long expected = expectedSequence;
         try
         {
             reportPendingGap(position);
             final long commit = commitPosition();
             final UnsafeBuffer ring = this.ring;
+            final byte[] array = ring.byteArray();
+            final long address = ring.addressOffset();
+            final int mask = this.mask;
+            final int capacity = this.capacity;
             while (fragments < fragmentLimit && position < commit)
             {
                 final int offset = (int)position & mask;
-                final int length = FrameDescriptor.frameLength(ring, offset);
-                final int aligned = checkedAlignedLength(offset, length, position, commit);
-                if (aligned < 0)
+                // Unchecked reads: offset is a frame boundary inside the ring (the join position is checked to be
+                // one, and each step is a checked aligned length), and a frame's header lies inside the ring.
+                final long word = littleEndian(UnsafeApi.getLong(array, address + offset));
+                final int length = FrameDescriptor.lengthOf(word);
+                final int type = FrameDescriptor.typeOf(word);
+                final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
+                if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
                 {
+                    corrupt(position, length, commit, expected);
                     break;
                 }
-                if (FrameDescriptor.TYPE_DATA == FrameDescriptor.type(ring, offset) && accept(offset, position))
+                if (FrameDescriptor.TYPE_DATA == type)
                 {
-                    header.wrap(ring, offset, position, this);
-                    handler.onFragment(ring, offset + FrameDescriptor.HEADER_LENGTH,
-                        length - FrameDescriptor.HEADER_LENGTH, header);
-                    fragments++;
+                    final long sequence =
+                        littleEndian(UnsafeApi.getLong(array, address + offset + FrameDescriptor.SEQUENCE_OFFSET));
+                    if (sequence == expected || acceptOutOfOrder(sequence, expected, position))
+                    {
+                        expected = sequence + 1;
+                        header.wrap(position);
+                        handler.onFragment(ring, offset + FrameDescriptor.HEADER_LENGTH,
+                            length - FrameDescriptor.HEADER_LENGTH, header);
+                        fragments++;
+                    }
                 }
                 position += aligned;
             }
         }
         finally
         {
-            if (position != this.position)
-            {
-                // Stored only when it moved: the publisher reads this line every duty cycle, and a store from
-                // every empty poll would pull it back and forth between the two cores for nothing.
-                this.position = position;
-                storeConsumed(position);
-            }
-            release();
+            endPoll(position, expected);
         }
         return fragments;
     }
@@ -172,39 +195,45 @@ public final class Image
         }
         int fragments = 0;
         long position = this.position;
+        long expected = expectedSequence;
         try
         {
             reportPendingGap(position);
             final long commit = commitPosition();
             final UnsafeBuffer ring = this.ring;
+            final int mask = this.mask;
+            final int capacity = this.capacity;
             while (fragments < fragmentLimit && position < commit)
             {
                 final int offset = (int)position & mask;
-                final int length = FrameDescriptor.frameLength(ring, offset);
-                final int aligned = checkedAlignedLength(offset, length, position, commit);
-                if (aligned < 0)
+                final long word = FrameDescriptor.firstWord(ring, offset);
+                final int length = FrameDescriptor.lengthOf(word);
+                final int type = FrameDescriptor.typeOf(word);
+                final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
+                if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
                 {
+                    corrupt(position, length, commit, expected);
                     break;
                 }
-                if (FrameDescriptor.TYPE_DATA != FrameDescriptor.type(ring, offset))
+                if (FrameDescriptor.TYPE_DATA != type)
                 {
                     position += aligned;
                     continue;
                 }
-                final long expected = expectedSequence;
-                final long last = lastSequence.get();
-                if (!accept(offset, position))
+                final long sequence = FrameDescriptor.sequence(ring, offset);
+                if (sequence != expected && !acceptOutOfOrder(sequence, expected, position))
                 {
                     position += aligned;
                     continue;
                 }
-                header.wrap(ring, offset, position, this);
+                final long previous = expected;
+                expected = sequence + 1;
+                header.wrap(position);
                 final ControlledFragmentHandler.Action action = handler.onFragment(
                     ring, offset + FrameDescriptor.HEADER_LENGTH, length - FrameDescriptor.HEADER_LENGTH, header);
                 if (ControlledFragmentHandler.Action.ABORT == action)
                 {
-                    expectedSequence = expected;
-                    lastSequence.lazySet(last);
+                    expected = previous;
                     break;
                 }
                 fragments++;
@@ -215,19 +244,13 @@ public final class Image
                 }
                 if (ControlledFragmentHandler.Action.COMMIT == action)
                 {
-                    this.position = position;
-                    storeConsumed(position);
+                    publish(position, expected);
                 }
             }
         }
         finally
         {
-            if (position != this.position)
-            {
-                this.position = position;
-                storeConsumed(position);
-            }
-            release();
+            endPoll(position, expected);
         }
         return fragments;
     }
@@ -311,7 +334,8 @@ public final class Image
     }
 
     /**
-     * Sequence of the last fragment delivered, or one less than the first expected.
+     * Sequence of the last fragment delivered by a completed poll, or one less than the first expected. A
+     * handler learns the sequence of the fragment in hand from {@link Header#sequence()}.
      *
      * @return the sequence.
      */
@@ -392,6 +416,43 @@ public final class Image
         return position >= commitPosition();
     }
 
+    /**
+     * Why a join point cannot start an image, or null when it can. The poll reads each frame's header where the
+     * frame starts without a bounds check, so the first frame must start on a frame boundary, as every frame a
+     * publisher writes does; each later one starts an aligned, checked length after it.
+     *
+     * @param position the stream position of the first frame.
+     * @return the problem, or null.
+     */
+    static String joinProblem(final long position)
+    {
+        if (position < 0 || 0 != (position & (FrameDescriptor.FRAME_ALIGNMENT - 1)))
+        {
+            return "initial position " + position + " is not a frame boundary (a non-negative multiple of " +
+                FrameDescriptor.FRAME_ALIGNMENT + ")";
+        }
+        return null;
+    }
+
+    private static void checkFrames(final UnsafeBuffer frames, final int capacity)
+    {
+        if (capacity < FrameDescriptor.FRAME_ALIGNMENT || Integer.bitCount(capacity) != 1 ||
+            frames.capacity() < capacity)
+        {
+            throw new IllegalArgumentException("frames of " + capacity + " bytes in a buffer of " +
+                frames.capacity() + ": need a power of two of at least " + FrameDescriptor.FRAME_ALIGNMENT +
+                " that the buffer holds");
+        }
+    }
+
+    /**
+     * Where the frame at a stream position lies in the frames' buffer.
+     */
+    int offset(final long position)
+    {
+        return (int)position & mask;
+    }
+
     AtomicCounter positionCounter()
     {
         return positionCounter;
@@ -450,15 +511,42 @@ public final class Image
         {
             return true;
         }
+        checkFrames(frames, capacity);
         if (!state.compareAndSet(ACTIVE, POLLING))
         {
             return false;
         }
         this.ring = frames;
+        header.buffer(frames);
         this.capacity = capacity;
         this.mask = capacity - 1;
         state.set(ACTIVE);
         return true;
+    }
+
+    /**
+     * Publish what a poll consumed and delivered, then end it.
+     */
+    private void endPoll(final long position, final long expected)
+    {
+        publish(position, expected);
+        release();
+    }
+
+    private void publish(final long position, final long expected)
+    {
+        if (expected != expectedSequence)
+        {
+            expectedSequence = expected;
+            lastSequence.lazySet(expected - 1);
+        }
+        if (position != this.position)
+        {
+            // Stored only when it moved: the publisher reads this line every duty cycle, and a store from
+            // every empty poll would pull it back and forth between the two cores for nothing.
+            this.position = position;
+            storeConsumed(position);
+        }
     }
 
     /**
@@ -497,58 +585,63 @@ public final class Image
     }
 
     /**
-     * Check a frame's sequence against the one expected.
+     * A frame whose sequence is not the one expected: a duplicate, skipped, or the end of a gap (or, when
+     * conflating, of skipped messages), counted and delivered.
      *
-     * @return false for a duplicate, which is skipped.
+     * @return false for a duplicate.
      */
-    private boolean accept(final int offset, final long position)
+    private boolean acceptOutOfOrder(final long sequence, final long expected, final long position)
     {
-        final long sequence = FrameDescriptor.sequence(ring, offset);
-        final long expected = expectedSequence;
-        if (sequence != expected)
+        if (sequence < expected)
         {
-            if (sequence < expected)
-            {
-                duplicates.incrementAndGet();
-                return false;
-            }
-            if (conflating)
-            {
-                conflated.addAndGet(sequence - expected);
-            }
-            else if (sequence != gapReportedBefore)
-            {
-                // Reported once, even when a controlled poll aborts this frame and meets the gap again.
-                gapReportedBefore = sequence;
-                gaps.incrementAndGet();
-                subscription.onGap(expected, sequence - 1);
-                listener.onGap(this, expected, sequence - 1, position);
-            }
+            duplicates.incrementAndGet();
+            return false;
         }
-        expectedSequence = sequence + 1;
-        lastSequence.lazySet(sequence);
+        if (conflating)
+        {
+            conflated.addAndGet(sequence - expected);
+        }
+        else if (sequence != gapReportedBefore)
+        {
+            // Reported once, even when a controlled poll aborts this frame and meets the gap again.
+            gapReportedBefore = sequence;
+            gaps.incrementAndGet();
+            subscription.onGap(expected, sequence - 1);
+            listener.onGap(this, expected, sequence - 1, position);
+        }
         return true;
     }
 
     /**
-     * The aligned length of the frame at {@code offset}, or -1 (closing the image) when the ring holds something
-     * no publisher would write.
+     * Does the ring hold, where a frame should start, something no publisher writes: a length too short for its
+     * type, or a frame running past the end of the ring or past the commit position? An aligned length that
+     * overflowed is negative, and compares above any room.
      */
-    private int checkedAlignedLength(final int offset, final int length, final long position, final long commit)
+    private static boolean isCorrupt(
+        final int length, final int type, final int aligned, final int roomInRing, final long committed)
     {
-        final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
-        final boolean tooShort = length < FrameDescriptor.MIN_FRAME_LENGTH ||
-            (length < FrameDescriptor.HEADER_LENGTH && FrameDescriptor.TYPE_DATA == FrameDescriptor.type(ring, offset));
-        if (tooShort || aligned > capacity - offset || position + aligned > commit)
-        {
-            final String reason = "corrupt frame in the ring at position " + position + ": length " + length +
-                " (commit position " + commit + ")";
-            closeReason = reason;
-            state.set(CLOSED);
-            subscription.onCorruptImage(this, reason);
-            return -1;
-        }
-        return aligned;
+        return length < FrameDescriptor.MIN_FRAME_LENGTH ||
+            (length < FrameDescriptor.HEADER_LENGTH && FrameDescriptor.TYPE_DATA == type) ||
+            Integer.compareUnsigned(aligned, roomInRing) > 0 || aligned > committed;
+    }
+
+    /**
+     * Close the image on a corrupt frame; what it delivered before stays delivered.
+     */
+    private void corrupt(final long position, final int length, final long commit, final long expected)
+    {
+        final String reason = "corrupt frame in the ring at position " + position + ": length " + length +
+            " (commit position " + commit + ")";
+        closeReason = reason;
+        // Before the state: whoever sees it closed resumes after the last fragment delivered.
+        publish(position, expected);
+        state.set(CLOSED);
+        subscription.onCorruptImage(this, reason);
+    }
+
+    private static long littleEndian(final long word)
+    {
+        return LITTLE_ENDIAN ? word : Long.reverseBytes(word);
     }
 
     @Override

@@ -193,6 +193,12 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final long gapFrom = ring.getLong(trailer + RingDescriptor.GAP_FROM_OFFSET);
         final long gapTo = ring.getLong(trailer + RingDescriptor.GAP_TO_OFFSET);
         final int logWindow = ring.getInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET);
+        final String joinProblem = Image.joinProblem(position);
+        if (null != joinProblem)
+        {
+            decline(new BusException("subscription " + channel + " cannot join its publisher: " + joinProblem), nowNs);
+            return;
+        }
         UnsafeBuffer frames = ring;
         int framesCapacity = capacity;
         if (0 != logWindow)
@@ -205,13 +211,9 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
             }
             catch (final BusException ex)
             {
-                // The publisher closed between attaching and this read, or its ring metadata is wrong: leave, and
-                // offer the ring again once the publisher has let it go.
-                conductor.onError(new BusException("subscription " + channel + " cannot read its publisher's log: " +
-                    ex.getMessage(), ex));
-                declined = true;
-                reofferAtNs = nowNs + context.livenessTimeoutNs();
-                ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
+                // The publisher closed between attaching and this read, or its ring metadata is wrong.
+                decline(new BusException("subscription " + channel + " cannot read its publisher's log: " +
+                    ex.getMessage(), ex), nowNs);
                 return;
             }
             frames = new UnsafeBuffer(logMapping);
@@ -226,6 +228,17 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         conductor.countConnection();
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
+    }
+
+    /**
+     * Leave a publisher that cannot be read, and offer the ring again once it has let it go.
+     */
+    private void decline(final BusException problem, final long nowNs)
+    {
+        conductor.onError(problem);
+        declined = true;
+        reofferAtNs = nowNs + context.livenessTimeoutNs();
+        ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
     }
 
     private int checkPublisher(final int status, final long nowNs, final long nowMs)

@@ -213,6 +213,13 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             failed("publisher term length " + reply.termLength() + " does not divide the ring of " + capacity, nowNs);
             return;
         }
+        final String joinProblem = Image.joinProblem(reply.initialPosition());
+        if (null != joinProblem)
+        {
+            qp.disconnect();
+            failed("publisher at " + channel.endpoint() + " sent a malformed reply: " + joinProblem, nowNs);
+            return;
+        }
         ring.putLong(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         ring.putLongOrdered(capacity + RingDescriptor.COMMIT_POSITION_OFFSET, reply.initialPosition());
         image = new Image(subscription, reply.sessionId(), channel.endpoint().toString(), ring, capacity, ring,

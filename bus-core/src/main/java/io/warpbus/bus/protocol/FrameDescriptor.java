@@ -214,4 +214,40 @@ public final class FrameDescriptor
     {
         return buffer.getInt(offset + LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
+
+    /**
+     * The frame's first eight bytes (length, type, flags, version) in one plain read, for a reader that needs
+     * both the length and the type of every frame; take them apart with {@link #lengthOf} and {@link #typeOf}.
+     * Every frame, padding included, has these eight bytes.
+     *
+     * @param buffer holding the frame.
+     * @param offset of the frame.
+     * @return the word.
+     */
+    public static long firstWord(final AtomicBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * The frame length in a {@link #firstWord}.
+     *
+     * @param firstWord the word.
+     * @return the length.
+     */
+    public static int lengthOf(final long firstWord)
+    {
+        return (int)firstWord;
+    }
+
+    /**
+     * The frame type in a {@link #firstWord}.
+     *
+     * @param firstWord the word.
+     * @return the type.
+     */
+    public static int typeOf(final long firstWord)
+    {
+        return (int)(firstWord >>> (TYPE_OFFSET * Byte.SIZE)) & 0xFFFF;
+    }
 }

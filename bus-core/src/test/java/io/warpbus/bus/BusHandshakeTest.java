@@ -158,6 +158,45 @@ class BusHandshakeTest
         awaitError("malformed subscribe request");
     }
 
+    /**
+     * A publisher whose reply places the first frame off a frame boundary: the subscriber refuses the reply by
+     * name and keeps retrying, rather than reading frame headers at the wrong place.
+     */
+    @Test
+    void shouldRefuseAReplyWhoseInitialPositionIsNotAFrameBoundary() throws Exception
+    {
+        launch(64 * 1024);
+        try (Rnic publisher = Rnic.launch(new RnicContext().threadingMode(ThreadingMode.INVOKER)))
+        {
+            final java.net.InetSocketAddress address = publisher.connectionManager()
+                .listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4, null)
+                .localAddress();
+            final Subscription subscription = bus.addSubscription(
+                "warp:iwarp?endpoint=127.0.0.1:" + address.getPort() + "|stream=12");
+            final QueuePair qp = publisher.allocateProtectionDomain().createQueuePair(
+                new QueuePairAttributes().completionQueue(publisher.createCompletionQueue(16)));
+            final byte[] reply = SubscribeHandshake.encode(
+                new SubscribeHandshake.Reply(77, 64 * 1024, 12, 0, 0, 0, -1, -1, ""));
+            final boolean[] accepted = { false };
+            final String refusal = "sent a malformed reply: initial position 12 is not a frame boundary";
+            Await.until(() -> "the refusal; errors " + errors, 10_000, () ->
+            {
+                bus.doWork();
+                publisher.doWork();
+                publisher.connectionManager().poll((event) ->
+                {
+                    if (ConnectionEventType.CONNECT_REQUEST == event.type() && !accepted[0])
+                    {
+                        accepted[0] = true;
+                        event.request().accept(qp, new ConnectionParameters().privateData(reply));
+                    }
+                }, 16);
+            }, () -> errors.stream().anyMatch((e) -> e.getMessage().contains(refusal)));
+            assertEquals(0, subscription.imageCount());
+            assertTrue(errors.stream().noneMatch((e) -> e instanceof IllegalArgumentException), errors::toString);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "unregistered", "smaller" })
     void shouldDropAPeerAdvertisingARingItDoesNotOwnAndLeaveOthersAlone(final String lie) throws Exception

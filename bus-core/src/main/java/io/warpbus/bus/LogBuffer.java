@@ -35,9 +35,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   ^ cleanPosition - window   ^                      ^ published   ^ tail    ^ cleanPosition (= writers' ceiling)
  * </pre>
  * Writers (one for an exclusive publication, any number for a concurrent one) claim at the tail, write the frame
- * and commit it. The conductor alone advances {@code published} over committed frames (stamping sequences), zeroes
- * the term ahead of the writers, and sets {@code limit}, the writers' ceiling: the slowest blocking subscriber's
- * room, and never past the clean region.
+ * and commit it. The conductor alone advances {@code published} over committed frames (stamping sequences), frees
+ * the term ahead of the writers (zeroing it for concurrent writers, whose claimed frames are found by a length no
+ * longer zero; one writer's frames are all committed below its tail), and sets {@code limit}, the writers'
+ * ceiling: the slowest blocking subscriber's room, and never past the clean region.
  * <p>
  * An IPC publication's log is a memory-mapped file in the stream's IPC directory, so that block and drop
  * subscribers on the host read frames where the writer put them (see {@link IpcSubscriberLink}).
@@ -68,7 +69,7 @@ final class LogBuffer
     volatile long durableExpiries;
     /** Log position every attached subscriber has consumed (or been sent, when conflating). */
     volatile long slowestPosition;
-    /** Zeroed up to here (conductor only). */
+    /** Freed for the writers up to here, and zeroed for concurrent ones (conductor only). */
     long cleanPosition;
     MemoryRegion region;
     /** The file an IPC log is mapped from, or null for a log in process memory. */

@@ -28,6 +28,7 @@ final class LogSequencer
     private static final int SCAN_LIMIT = 4096;
 
     private final LogBuffer log;
+    private final boolean singleWriter;
     private final long initialSequence;
     private final AtomicCounter positionCounter;
     private final AtomicCounter messagesOut;
@@ -38,6 +39,7 @@ final class LogSequencer
 
     LogSequencer(
         final LogBuffer log,
+        final boolean singleWriter,
         final long initialSequence,
         final AtomicCounter positionCounter,
         final AtomicCounter messagesOut,
@@ -46,6 +48,7 @@ final class LogSequencer
         final AtomicCounter systemBytes)
     {
         this.log = log;
+        this.singleWriter = singleWriter;
         this.initialSequence = initialSequence;
         this.nextSequence = initialSequence;
         this.positionCounter = positionCounter;
@@ -64,7 +67,10 @@ final class LogSequencer
     int scan()
     {
         final UnsafeBuffer buffer = log.buffer;
-        final long ceiling = log.cleanPosition;
+        // One writer commits every frame below the tail before it moves it (a claim's frame reads as length 0
+        // until committed), so the scan stops at the tail and the log ahead of it need not be zeroes. Concurrent
+        // writers claim first and write later: their frames are found by a length no longer 0 in zeroed space.
+        final long ceiling = singleWriter ? Math.min(log.cleanPosition, log.tail.get()) : log.cleanPosition;
         long position = log.published.get();
         int frames = 0;
         int messages = 0;

@@ -414,6 +414,9 @@ public abstract class Publication implements AutoCloseable
         final int frameOffset = log.offset(position);
         final long timestamp = timestampNs();
         lastTimestampNs = timestamp;
+        // Uncommitted until the claim commits: an exclusive publication's log is not zeroed ahead of it, and the
+        // tail moves past this frame before then.
+        logBuffer.putInt(frameOffset + FrameDescriptor.LENGTH_OFFSET, 0);
         FrameDescriptor.putHeader(logBuffer, frameOffset, FrameDescriptor.TYPE_DATA,
             FrameDescriptor.FLAGS_UNFRAGMENTED, streamId, sessionId, timestamp);
         claim.wrap(this, logBuffer, frameOffset, FrameDescriptor.HEADER_LENGTH + length);

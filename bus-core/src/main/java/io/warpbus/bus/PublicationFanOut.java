@@ -57,6 +57,8 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     private final long registrationId;
     private final BusCounters counters;
     private final LogSequencer sequencer;
+    /** An exclusive publication: one writer, whose log need not be zeroed ahead of it (see {@link #clean}). */
+    private final boolean singleWriter;
     private final JoinPolicy joinPolicy;
     /** Durable subscribers (recorders) lost and expected back: their places in the log are kept. */
     private final DurableSubscriberTracker durables;
@@ -94,7 +96,8 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         this.limitCounter = counters.publisherLimit(registrationId, channel, sessionId);
         this.messagesOut = counters.messagesOut(registrationId, channel);
         this.bytesOut = counters.bytesOut(registrationId, channel);
-        this.sequencer = new LogSequencer(log, initialSequence, positionCounter, messagesOut, bytesOut,
+        this.singleWriter = publication instanceof ExclusivePublication;
+        this.sequencer = new LogSequencer(log, singleWriter, initialSequence, positionCounter, messagesOut, bytesOut,
             counters.system(SystemCounterDescriptor.MESSAGES_SENT),
             counters.system(SystemCounterDescriptor.BYTES_SENT));
         this.joinPolicy = new JoinPolicy(streamId, sessionId, log, sequencer, keyLength, dropLag,
@@ -314,6 +317,13 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 // A dropped subscriber may still be in a poll of the log in place: held until it lets go.
                 return 0;
             }
+        }
+        if (singleWriter)
+        {
+            // Nothing reads this log past its one writer's tail (LogSequencer), so the term is free once no
+            // subscriber holds it: zeroing it would cost the publishing thread a pass over every byte.
+            log.cleanPosition += log.termLength;
+            return 1;
         }
         final int termOffset = log.offset(log.cleanPosition);
         final int chunk = (int)Math.min(CLEAN_CHUNK, log.termLength - cleanProgress);

@@ -140,6 +140,100 @@ class BusLoopbackTest
         assertEquals(0, subscription.missingMessages());
     }
 
+    /**
+     * An exclusive publication's log is reused lap after lap without being zeroed: claims (committed and aborted)
+     * and offers mixed over many laps of a small window arrive complete, in order, and nothing else arrives.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "iwarp", "ipc" })
+    void shouldDeliverClaimsAndOffersOverManyLapsOfTheLog(final String transport) throws Exception
+    {
+        launch();
+        final String channel = channel(transport, 1002);
+        final Subscription subscription = bus.addSubscription(channel);
+        final ExclusivePublication publication = bus.addExclusivePublication(channel);
+        await(publication::isConnected, "publication to connect");
+
+        final int count = 100_000;
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        final BufferClaim claim = new BufferClaim();
+        final long[] next = { 0 };
+        final List<String> errors = new ArrayList<>();
+        int published = 0;
+        int aborted = 0;
+        while (next[0] < count)
+        {
+            Await.checkInterrupted();
+            if (published < count)
+            {
+                // 64 to 256 bytes: with their headers about 19 MiB, some 19 laps of the 1 MiB window.
+                final int length = 64 + (published * 37) % 193;
+                final int kind = published % 4;
+                if (0 == kind && publication.tryClaim(length, claim) > 0)
+                {
+                    fill(claim.buffer(), claim.offset(), length, published);
+                    // A duty cycle between the claim and its commit must not publish the frame, nor what an
+                    // earlier lap left where it lies.
+                    bus.doWork();
+                    claim.commit();
+                    published++;
+                }
+                else if (1 == kind && publication.tryClaim(length, claim) > 0)
+                {
+                    // Half of these are given up first: the space becomes padding, and the message is claimed again.
+                    if ((published / 4) % 2 == 0 && aborted <= published / 8)
+                    {
+                        fill(claim.buffer(), claim.offset(), length, -1);
+                        claim.abort();
+                        aborted++;
+                    }
+                    else
+                    {
+                        fill(claim.buffer(), claim.offset(), length, published);
+                        claim.commit();
+                        published++;
+                    }
+                }
+                else if (kind > 1)
+                {
+                    fill(message, 0, length, published);
+                    if (publication.offer(message, 0, length) > 0)
+                    {
+                        published++;
+                    }
+                }
+            }
+            bus.doWork();
+            subscription.poll((buffer, offset, length, header) ->
+            {
+                final long value = next[0];
+                final int expectedLength = 64 + (int)((value * 37) % 193);
+                if (length != expectedLength || buffer.getLong(offset) != value ||
+                    buffer.getByte(offset + length - 1) != (byte)value)
+                {
+                    errors.add("message " + value + ": " + length + " B starting " + buffer.getLong(offset));
+                }
+                next[0]++;
+            }, 100);
+        }
+        assertEquals(List.of(), errors.subList(0, Math.min(10, errors.size())));
+        assertTrue(aborted > 1000, "aborted claims: " + aborted);
+        assertTrue(publication.position() > 8L * 1024 * 1024, "the log wrapped: " + publication.position());
+        assertEquals(0, subscription.missingMessages());
+        for (int i = 0; i < 100; i++)
+        {
+            bus.doWork();
+        }
+        assertEquals(0, subscription.poll((buffer, offset, length, header) -> next[0]++, 100), "nothing more");
+    }
+
+    private static void fill(final org.agrona.MutableDirectBuffer buffer, final int offset, final int length,
+        final long value)
+    {
+        buffer.setMemory(offset, length, (byte)value);
+        buffer.putLong(offset, value);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "iwarp", "ipc" })
     void shouldReassembleFragmentedMessages(final String transport) throws Exception

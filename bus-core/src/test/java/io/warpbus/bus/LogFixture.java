@@ -50,8 +50,20 @@ final class LogFixture
      */
     LogSequencer sequencer(final long initialSequence)
     {
-        return new LogSequencer(log, initialSequence, position, messages, bytes, counters.newCounter("all messages"),
-            counters.newCounter("all bytes"));
+        return sequencer(initialSequence, false);
+    }
+
+    /**
+     * A sequencer of this log counting into this fixture's counters (its system counters too).
+     *
+     * @param initialSequence the sequence of the first data frame.
+     * @param singleWriter    the log has one writer (an exclusive publication), so the scan stops at its tail.
+     * @return the sequencer.
+     */
+    LogSequencer sequencer(final long initialSequence, final boolean singleWriter)
+    {
+        return new LogSequencer(log, singleWriter, initialSequence, position, messages, bytes,
+            counters.newCounter("all messages"), counters.newCounter("all bytes"));
     }
 
     /**

@@ -79,6 +79,40 @@ class LogSequencerTest
         assertEquals(4100, sequencer.nextSequence());
     }
 
+    /**
+     * An exclusive publication's log is not zeroed as it is reused: what an earlier lap left past the writer's tail
+     * looks committed, and must not be published.
+     */
+    @Test
+    void shouldStopAtTheSingleWritersTailWhateverLiesBeyondIt()
+    {
+        final LogSequencer sequencer = fixture.sequencer(0, true);
+        fixture.appendData(2, 8);
+        final long tail = log.tail.get();
+        fixture.appendData(3, 8);
+        log.tail.set(tail);
+
+        assertEquals(2, sequencer.scan());
+        assertEquals(tail, log.published.get());
+        assertEquals(0, sequencer.scan());
+
+        fixture.appendData(1, 8);
+        assertEquals(1, sequencer.scan());
+        assertEquals(3, sequencer.nextSequence());
+    }
+
+    @Test
+    void shouldPublishPastTheTailOnlyWhenWritersAreConcurrent()
+    {
+        final LogSequencer sequencer = fixture.sequencer(0, false);
+        fixture.appendData(2, 8);
+        final long tail = log.tail.get();
+        fixture.appendData(3, 8);
+        log.tail.set(tail);
+
+        assertEquals(5, sequencer.scan(), "concurrent writers' frames are found by their committed lengths");
+    }
+
     @Test
     void shouldNotPublishBeyondTheCleanPosition()
     {

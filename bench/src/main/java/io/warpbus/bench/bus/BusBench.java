@@ -47,7 +47,10 @@ import io.warpbus.bench.BenchReport;
  *     {@link TcpEndpoint}), the kernel path under every iWARP system, and
  *     {@code warpbus-ipc} against {@code aeron-ipc};</li>
  *     <li>throughput of 64 B messages from one publisher to one subscriber and to four (all four in the
- *     responder, polled by its one thread), until every subscriber has received every message.</li>
+ *     responder, polled by its one thread), until every subscriber has received every message;</li>
+ *     <li>IPC only, the poll's cost per fragment on one thread: the orchestrator publishes batches of 64 B messages
+ *     and polls them from four subscriptions of its own, timing the polls alone (see
+ *     {@link BusRuns#localPoll}).</li>
  * </ul>
  * WarpBus: a {@code Bus} in INVOKER mode per process, {@code bus.doWork()} from the benchmark thread, with the bus's
  * defaults (see {@link BusEndpoint}); both processes share one bus directory so that IPC meets. Aeron: an embedded
@@ -78,6 +81,7 @@ public final class BusBench
     private static final int[] PING_SIZES = { 32, 64 };
     private static final int[] FAN_OUTS = { 1, 4 };
     private static final int THROUGHPUT_SIZE = 64;
+    private static final int POLL_SUBSCRIBERS = 4;
     /** The systems compared side by side; the {@code warpbus-rdma} ones have ping-pong only ({@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
         { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX,
@@ -247,6 +251,31 @@ public final class BusBench
                 close(runs, pair);
             }
         }
+        final String pollCase = "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub";
+        for (final BusSystem[] systemsOfPair : activePairs())
+        {
+            final BusSystem[] pair = Stream.of(systemsOfPair)
+                .filter((s) -> BusSystem.WARPBUS_IPC == s || BusSystem.AERON_IPC == s)
+                .toArray(BusSystem[]::new);
+            if (0 == pair.length || !cases.matcher(pollCase).matches())
+            {
+                continue;
+            }
+            streamBase += 10;
+            open(runs, pair, (system) -> Channels.local(system, POLL_SUBSCRIBERS, streamBase));
+            for (final BusSystem system : pair)
+            {
+                runs.localPoll(ipc, null, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages / 4);
+            }
+            for (int round = 0; round < rounds; round++)
+            {
+                for (final BusSystem system : order(pair, round))
+                {
+                    runs.localPoll(ipc, pollCase, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
+                }
+            }
+            close(runs, pair);
+        }
     }
 
     private static void open(final BusRuns runs, final BusSystem[] pair,
@@ -338,6 +367,9 @@ public final class BusBench
             "cycle, timed to the last subscriber's ack; each run after %d ms of settling%n", pings,
             TimeUnit.NANOSECONDS.toSeconds(maxRunNs), pings / 4, messages, THROUGHPUT_SIZE, BusRuns.BURST,
             TimeUnit.NANOSECONDS.toMillis(Control.SETTLE_NS));
+        System.out.printf(Locale.ROOT, "poll: one thread of the orchestrator offers %d messages of %d B, runs a " +
+            "duty cycle and polls them from each of its %d subscriptions, %,d messages per run; only the polls are " +
+            "timed%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
         System.out.printf(Locale.ROOT, "steadiness: a run in which either process's thread had less than %.0f%% " +
             "of a core is repeated (at most %d times, %d repeats in all): %d repeated; %d of %d recorded runs were " +
             "still disturbed %s%n", BusRuns.MIN_CPU_SHARE * 100, BusRuns.MAX_REPEATS, repeatBudget, disturbance[2],
@@ -393,6 +425,9 @@ public final class BusBench
                 target(ipc, "pingpong-" + size + "B", metric, BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC, "<=", 1.2);
             }
         }
+        // No target: the subscriber's own work per fragment, which bounds the four-subscriber throughput.
+        ratio(ipc, "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub", "poll_ns_per_fragment",
+            BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
     }
 
     private static void ratio(final BenchReport report, final String caseName, final String metric,

@@ -36,6 +36,8 @@ final class BusRuns
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     /** Least share of a core each process's thread must have had for a run to count as steady. */
     static final double MIN_CPU_SHARE = 0.9;
+    /** Messages offered, then polled from each subscription, per batch of {@link #localPoll}. */
+    static final int POLL_BATCH = 256;
     /** Most times one disturbed run is repeated. */
     static final int MAX_REPEATS = 2;
     private static final boolean VERBOSE = Boolean.getBoolean("warpbus.bench.verbose");
@@ -57,6 +59,18 @@ final class BusRuns
     private int repeats;
     private final java.util.Map<String, Integer> disturbedRuns = new java.util.TreeMap<>();
     private final Endpoint.MessageHandler pongHandler = (buffer, offset, length) -> lastPong = buffer.getLong(offset);
+    private long polled;
+    private long nextPolled;
+    private long pollErrors;
+    private final Endpoint.MessageHandler pollHandler = (buffer, offset, length) ->
+    {
+        if (buffer.getLong(offset) != nextPolled)
+        {
+            pollErrors++;
+        }
+        nextPolled++;
+        polled++;
+    };
 
     /**
      * The orchestrator's side.
@@ -188,6 +202,80 @@ final class BusRuns
                 }
                 return;
             }
+        }
+    }
+
+    /**
+     * The subscriber's work per fragment, measured on one thread: the orchestrator offers a batch of
+     * {@value #POLL_BATCH} messages, runs a duty cycle, and polls the batch from each of its own subscriptions, and
+     * only the polls are timed. The other process and the other core play no part, so this figure holds still where
+     * the two-process throughput swings with the machine's scheduling.
+     *
+     * @param report        where to record.
+     * @param caseName      the case, or null for a warm-up run that records nothing.
+     * @param system        the system (its channels opened with the subscriptions in this process).
+     * @param size          message length.
+     * @param subscriptions subscriptions to poll.
+     * @param count         messages to offer.
+     */
+    void localPoll(final BenchReport report, final String caseName, final BusSystem system, final int size,
+        final int subscriptions, final long count)
+    {
+        final Endpoint endpoint = endpoint(system);
+        final long deadline = System.nanoTime() + REPLY_TIMEOUT_NS;
+        long pollNs = 0;
+        long sequence = 0;
+        polled = 0;
+        pollErrors = 0;
+        while (sequence < count)
+        {
+            final long batchStart = sequence;
+            final long batchEnd = Math.min(count, batchStart + POLL_BATCH);
+            while (sequence < batchEnd)
+            {
+                message.putLong(0, sequence);
+                if (endpoint.offer(0, message, 0, size))
+                {
+                    sequence++;
+                }
+                else
+                {
+                    endpoint.doWork();
+                }
+                checkDeadline(deadline, system);
+            }
+            endpoint.doWork();
+            final long start = System.nanoTime();
+            for (int i = 0; i < subscriptions; i++)
+            {
+                nextPolled = batchStart;
+                while (nextPolled < sequence)
+                {
+                    if (0 == endpoint.poll(i, pollHandler, (int)(sequence - nextPolled)))
+                    {
+                        endpoint.doWork();
+                        checkDeadline(deadline, system);
+                    }
+                }
+            }
+            pollNs += System.nanoTime() - start;
+        }
+        if (0 != pollErrors || polled != count * subscriptions)
+        {
+            throw new IllegalStateException(system.label() + ": local poll delivered " + polled + " of " +
+                count * subscriptions + " fragments, " + pollErrors + " out of sequence");
+        }
+        if (null != caseName)
+        {
+            report.add(caseName, system.label(), "poll_ns_per_fragment", (double)pollNs / polled, "ns");
+        }
+    }
+
+    private static void checkDeadline(final long deadline, final BusSystem system)
+    {
+        if (System.nanoTime() - deadline > 0)
+        {
+            throw new IllegalStateException(system.label() + ": local poll timed out");
         }
     }
 

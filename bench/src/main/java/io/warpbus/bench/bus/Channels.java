@@ -130,6 +130,20 @@ final class Channels
         return new Plan(List.of(publication), List.of(), List.of(), subscriptions);
     }
 
+    /**
+     * One publication and {@code subscribers} subscriptions, all in the orchestrator.
+     *
+     * @param system      the system.
+     * @param subscribers how many.
+     * @param streamBase  first stream id of this case.
+     * @return the plan.
+     */
+    static Plan local(final BusSystem system, final int subscribers, final int streamBase)
+    {
+        final Plan fanOut = fanOut(system, subscribers, streamBase);
+        return new Plan(fanOut.orchestratorPublications(), fanOut.responderSubscriptions(), List.of(), List.of());
+    }
+
     private static Channel channel(final BusSystem system, final int streamId)
     {
         switch (system)

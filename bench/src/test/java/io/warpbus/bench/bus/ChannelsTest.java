@@ -97,6 +97,25 @@ class ChannelsTest
     }
 
     @Test
+    void shouldKeepALocalPollsPublicationAndSubscriptionsInTheOrchestrator()
+    {
+        for (final BusSystem system : new BusSystem[] { BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC })
+        {
+            final Channels.Plan plan = Channels.local(system, 4, 500);
+            final Channels.Channel publication = plan.orchestratorPublications().get(0);
+            assertEquals(4, publication.subscribers());
+            assertEquals(4, plan.orchestratorSubscriptions().size());
+            for (final Channels.Channel subscription : plan.orchestratorSubscriptions())
+            {
+                assertEquals(publication.uri(), subscription.uri());
+                assertEquals(publication.streamId(), subscription.streamId());
+            }
+            assertTrue(plan.responderPublications().isEmpty());
+            assertTrue(plan.responderSubscriptions().isEmpty());
+        }
+    }
+
+    @Test
     void shouldUseUnicastForOneAeronUdpSubscriber()
     {
         final Channels.Plan plan = Channels.fanOut(BusSystem.AERON_UDP, 1, 400);

@@ -87,10 +87,7 @@ class LogSequencerTest
     void shouldStopAtTheSingleWritersTailWhateverLiesBeyondIt()
     {
         final LogSequencer sequencer = fixture.sequencer(0, true);
-        fixture.appendData(2, 8);
-        final long tail = log.tail.get();
-        fixture.appendData(3, 8);
-        log.tail.set(tail);
+        final long tail = appendTwoThenThreePastTheTail();
 
         assertEquals(2, sequencer.scan());
         assertEquals(tail, log.published.get());
@@ -105,12 +102,23 @@ class LogSequencerTest
     void shouldPublishPastTheTailOnlyWhenWritersAreConcurrent()
     {
         final LogSequencer sequencer = fixture.sequencer(0, false);
+        appendTwoThenThreePastTheTail();
+
+        assertEquals(5, sequencer.scan(), "concurrent writers' frames are found by their committed lengths");
+    }
+
+    /**
+     * Two frames below the tail and three committed past it, as an earlier lap leaves them.
+     *
+     * @return the tail.
+     */
+    private long appendTwoThenThreePastTheTail()
+    {
         fixture.appendData(2, 8);
         final long tail = log.tail.get();
         fixture.appendData(3, 8);
         log.tail.set(tail);
-
-        assertEquals(5, sequencer.scan(), "concurrent writers' frames are found by their committed lengths");
+        return tail;
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.bus.protocol.SubscribeHandshake;
 import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionQueue;
@@ -194,6 +195,55 @@ class BusHandshakeTest
             }, () -> errors.stream().anyMatch((e) -> e.getMessage().contains(refusal)));
             assertEquals(0, subscription.imageCount());
             assertTrue(errors.stream().noneMatch((e) -> e instanceof IllegalArgumentException), errors::toString);
+        }
+    }
+
+    /**
+     * The same over IPC: a process writing a subscriber's ring as a publisher would, with the first frame off a
+     * frame boundary, is declined by name, and no image opens.
+     */
+    @Test
+    void shouldDeclineAnIpcPublisherWhoseInitialPositionIsNotAFrameBoundary() throws Exception
+    {
+        launch(64 * 1024);
+        final Subscription subscription = bus.addSubscription("warp:ipc?stream=13");
+        final Path stream = IpcDirectory.streamDirectory(bus.context().ipcDirectory(), 13);
+        final Path[] file = { null };
+        await(() ->
+        {
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(stream))
+            {
+                file[0] = files.filter((f) -> f.getFileName().toString().startsWith("ring-")).findFirst().orElse(null);
+            }
+            catch (final java.io.IOException ex)
+            {
+                return false;
+            }
+            return null != file[0];
+        }, "the subscriber's ring");
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file[0],
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))
+        {
+            final java.nio.MappedByteBuffer mapping =
+                channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, channel.size());
+            final UnsafeBuffer ring = new UnsafeBuffer(mapping);
+            final int trailer = (int)channel.size() - RingDescriptor.TRAILER_LENGTH;
+            await(() -> RingDescriptor.SUBSCRIBER_READY ==
+                ring.getIntVolatile(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET), "the ring to be offered");
+            ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, 5);
+            ring.putLong(trailer + RingDescriptor.INITIAL_POSITION_OFFSET, 12);
+            ring.putLong(trailer + RingDescriptor.RESUME_SEQUENCE_OFFSET, 0);
+            ring.putLong(trailer + RingDescriptor.GAP_FROM_OFFSET, -1);
+            ring.putLong(trailer + RingDescriptor.GAP_TO_OFFSET, -1);
+            ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, 0);
+            ring.putIntOrdered(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET, RingDescriptor.PUBLISHER_CONNECTED);
+
+            awaitError("cannot join its publisher: initial position 12 is not a frame boundary");
+            assertEquals(0, subscription.imageCount());
+            assertEquals(RingDescriptor.SUBSCRIBER_CLOSED,
+                ring.getIntVolatile(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET));
+            assertTrue(errors.stream().noneMatch((e) -> e instanceof IllegalArgumentException), errors::toString);
+            org.agrona.IoUtil.unmap(mapping);
         }
     }
 

@@ -15,13 +15,11 @@
  */
 package io.warpbus.bus;
 
-import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -39,7 +37,6 @@ public final class Image
     private static final int ACTIVE = 0;
     private static final int POLLING = 1;
     private static final int CLOSED = 2;
-    private static final boolean LITTLE_ENDIAN = ByteOrder.LITTLE_ENDIAN == ByteOrder.nativeOrder();
 
     private final Subscription subscription;
     private final int sessionId;
@@ -148,10 +145,10 @@ public final class Image
                 final int offset = (int)position & mask;
                 // Unchecked reads: offset is a frame boundary inside the ring (the join position is checked to be
                 // one, and each step is a checked aligned length), and a frame's header lies inside the ring.
-                final long word = littleEndian(UnsafeApi.getLong(array, address + offset));
+                final long word = FrameDescriptor.firstWord(array, address + offset);
                 final int length = FrameDescriptor.lengthOf(word);
                 final int type = FrameDescriptor.typeOf(word);
-                final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
+                final int aligned = FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
                 if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
                 {
                     corrupt(position, length, commit, expected);
@@ -159,8 +156,7 @@ public final class Image
                 }
                 if (FrameDescriptor.TYPE_DATA == type)
                 {
-                    final long sequence =
-                        littleEndian(UnsafeApi.getLong(array, address + offset + FrameDescriptor.SEQUENCE_OFFSET));
+                    final long sequence = FrameDescriptor.sequence(array, address + offset);
                     if (sequence == expected || acceptOutOfOrder(sequence, expected, position))
                     {
                         expected = sequence + 1;
@@ -201,15 +197,18 @@ public final class Image
             reportPendingGap(position);
             final long commit = commitPosition();
             final UnsafeBuffer ring = this.ring;
+            final byte[] array = ring.byteArray();
+            final long address = ring.addressOffset();
             final int mask = this.mask;
             final int capacity = this.capacity;
             while (fragments < fragmentLimit && position < commit)
             {
                 final int offset = (int)position & mask;
-                final long word = FrameDescriptor.firstWord(ring, offset);
+                // Unchecked reads, as in poll.
+                final long word = FrameDescriptor.firstWord(array, address + offset);
                 final int length = FrameDescriptor.lengthOf(word);
                 final int type = FrameDescriptor.typeOf(word);
-                final int aligned = (length + FrameDescriptor.FRAME_ALIGNMENT - 1) & -FrameDescriptor.FRAME_ALIGNMENT;
+                final int aligned = FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
                 if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
                 {
                     corrupt(position, length, commit, expected);
@@ -220,7 +219,7 @@ public final class Image
                     position += aligned;
                     continue;
                 }
-                final long sequence = FrameDescriptor.sequence(ring, offset);
+                final long sequence = FrameDescriptor.sequence(array, address + offset);
                 if (sequence != expected && !acceptOutOfOrder(sequence, expected, position))
                 {
                     position += aligned;
@@ -637,11 +636,6 @@ public final class Image
         publish(position, expected);
         state.set(CLOSED);
         subscription.onCorruptImage(this, reason);
-    }
-
-    private static long littleEndian(final long word)
-    {
-        return LITTLE_ENDIAN ? word : Long.reverseBytes(word);
     }
 
     @Override

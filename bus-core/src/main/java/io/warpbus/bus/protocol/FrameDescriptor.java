@@ -18,6 +18,7 @@ package io.warpbus.bus.protocol;
 import java.nio.ByteOrder;
 
 import org.agrona.BitUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -216,17 +217,36 @@ public final class FrameDescriptor
     }
 
     /**
-     * The frame's first eight bytes (length, type, flags, version) in one plain read, for a reader that needs
-     * both the length and the type of every frame; take them apart with {@link #lengthOf} and {@link #typeOf}.
-     * Every frame, padding included, has these eight bytes.
+     * The frame's first eight bytes (length, type, flags, version) in one plain read with no bounds check, for a
+     * reader that needs both the length and the type of every frame and knows the frame starts inside its buffer
+     * on a frame boundary; take them apart with {@link #lengthOf} and {@link #typeOf}. Every frame, padding
+     * included, has these eight bytes.
      *
-     * @param buffer holding the frame.
-     * @param offset of the frame.
+     * @param array   the buffer's {@code byteArray()} (null off heap).
+     * @param address the buffer's {@code addressOffset()} plus the frame's offset.
      * @return the word.
      */
-    public static long firstWord(final AtomicBuffer buffer, final int offset)
+    public static long firstWord(final byte[] array, final long address)
     {
-        return buffer.getLong(offset + LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return littleEndian(UnsafeApi.getLong(array, address + LENGTH_OFFSET));
+    }
+
+    /**
+     * The stream sequence of a data frame, read with no bounds check, for a reader that knows the frame's header
+     * lies inside its buffer.
+     *
+     * @param array   the buffer's {@code byteArray()} (null off heap).
+     * @param address the buffer's {@code addressOffset()} plus the frame's offset.
+     * @return the sequence.
+     */
+    public static long sequence(final byte[] array, final long address)
+    {
+        return littleEndian(UnsafeApi.getLong(array, address + SEQUENCE_OFFSET));
+    }
+
+    private static long littleEndian(final long word)
+    {
+        return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? word : Long.reverseBytes(word);
     }
 
     /**

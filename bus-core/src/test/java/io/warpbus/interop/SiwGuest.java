@@ -65,9 +65,9 @@ public final class SiwGuest implements AutoCloseable
      */
     private static final int STALL_ATTEMPTS = 4;
     private static final long SETTLE_MS = 5_000;
-    /** What the guest kernel prints when it faults; after any of them the guest's RDMA stack is not to be trusted. */
+    /** What the guest kernel prints when it faults or a task hangs; after any of them its RDMA stack is not trusted. */
     private static final List<String> FAULTS = List.of("kernel BUG at", "BUG: ", "Oops: ", "general protection fault",
-        "Kernel panic", "NETDEV WATCHDOG");
+        "Kernel panic", "NETDEV WATCHDOG", "blocked for more than");
     /** siw_cm.c debug messages (Linux 6.1): "siw0: CEP[0x...] function: message". */
     private static final Pattern CEP_LINE = Pattern.compile("CEP\\[(0x[0-9a-f]+)] (\\w+): (.*)$");
 
@@ -408,10 +408,10 @@ public final class SiwGuest implements AutoCloseable
     }
 
     /**
-     * Run a case that siw's race ({@link #missedFirstFpdu}) can stall until it passes, at most
-     * {@value #STALL_ATTEMPTS} times. After each stall the guest boots afresh, the last time too: siw keeps the
-     * half-established connection, and unloading siw or closing that connection then hangs or crashes the guest's
-     * iw_cm, which would fail the cases after this one.
+     * Run a case that siw can stall until it passes, at most {@value #STALL_ATTEMPTS} times: its accept race
+     * ({@link #missedFirstFpdu}), or a Read Request it never answers, each proven by the case's own evidence. After
+     * each stall the guest boots afresh, the last time too: siw keeps the stalled connection, and unloading siw or
+     * closing that connection then hangs or crashes the guest's iw_cm, which would fail the cases after this one.
      *
      * @param name of the case.
      * @param run  one attempt.
@@ -422,7 +422,7 @@ public final class SiwGuest implements AutoCloseable
         String stall = run.attempt(name);
         for (int attempt = 2; null != stall; attempt++)
         {
-            reboot("connection siw left half established (" + name + ")");
+            reboot("stall (" + name + ")");
             if (attempt > STALL_ATTEMPTS)
             {
                 throw new AssertionError("siw stalled " + STALL_ATTEMPTS + " times in a row in " + name + ": " +

@@ -28,6 +28,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.warpbus.testing.FreePorts;
@@ -45,6 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code ./warpbus rping} against rdma-core's {@code rping} on the Linux siw driver in a qemu guest, in both
@@ -67,6 +70,8 @@ class SiwRpingInteropTest
     private static final int VERBOSE_LIMIT = 4096;
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
     private static final String MISSED_FIRST_FPDU = "siw's accept missed our first FPDU";
+    private static final Pattern READ_TIMEOUT =
+        Pattern.compile("timed out after \\d+ s waiting in state READING, (\\d+) pings done");
 
     private static SiwGuest guest;
     private static int nextGuestPort;
@@ -121,11 +126,28 @@ class SiwRpingInteropTest
     @MethodSource("siwClients")
     void shouldServeSiwRpingClient(final String variant, final int size) throws Exception
     {
+        // Seen once in CI (the run's capture was not kept): after 46 pings our server timed out in READING, waiting
+        // for the Response to its RDMA Read Request, and every later case failed on a guest that no longer answered.
+        // The case runs again on a fresh guest only when its capture proves siw's silence: our Read Request on the
+        // wire, well formed, and no Response to it. A Response this engine failed to complete fails the case.
+        guest.passDespiteStalls("siw-" + variant + "-client-" + size,
+            (name) -> serveSiwRpingClient(name, variant, size));
+    }
+
+    /**
+     * One run of siw's rping client against our server.
+     *
+     * @return null when it passed, or the capture's proof that siw left a Read Request unanswered (any other
+     * failure fails the test).
+     */
+    private static String serveSiwRpingClient(final String name, final String variant, final int size)
+        throws Exception
+    {
         use(variant);
         final int port = FreePorts.loopback();
         final ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         final ByteArrayOutputStream serverErr = new ByteArrayOutputStream();
-        final String name = "siw-" + variant + "-client-" + size;
+        final SiwGuest.KernelLogMark mark = guest.kernelLogMark();
         final WireCapture.Decoded wire;
         try (WireCapture capture = WireCapture.start(captures.resolve(name + ".pcap"), port))
         {
@@ -138,9 +160,21 @@ class SiwRpingInteropTest
                 " -p " + port + " -C " + PINGS + " -S " + size + " -V" + (size <= VERBOSE_LIMIT ? " -v" : ""),
                 RUN_TIMEOUT);
             final int serverExit = server.get(30, TimeUnit.SECONDS);
+            if (0 != serverExit)
+            {
+                // siw's client exits 0 when our server gives up and closes, so our server's failure comes first.
+                final String failure = serverErr.toString(StandardCharsets.UTF_8);
+                final WireCapture.Decoded stalled = capture.stopAndDecode();
+                final String unanswered = unansweredRead(failure, stalled);
+                if (null != unanswered)
+                {
+                    return unanswered + " / siw rping client: " + client;
+                }
+                fail("our server: " + failure + "\nsiw rping client: " + client + "\n" + stalled + "\nsiw's CM:\n" +
+                    guest.siwLogSince(mark));
+            }
             assertEquals(0, client.exitCode(), "siw rping client: " + client + "\nour server: " +
                 SiwGuest.tail(serverErr.toString(StandardCharsets.UTF_8), 10));
-            assertEquals(0, serverExit, "our server: " + serverErr.toString(StandardCharsets.UTF_8));
             if (size <= VERBOSE_LIMIT)
             {
                 assertPings(client.out());
@@ -153,6 +187,26 @@ class SiwRpingInteropTest
             "one RDMA Write per ping (plus siw's zero-length RTR Write with p2p): " + wire);
         assertEquals(4 * PINGS, wire.count("send"), "four 16-byte Sends per ping: " + wire);
         delete(wire);
+        return null;
+    }
+
+    /**
+     * Did our server time out waiting for a Read Response that siw never sent? Only our server sends Read Requests
+     * and only siw sends Read Responses, so a clean capture with one Read Request more than the pings done and a
+     * Response (its last segment) for each ping done proves it.
+     *
+     * @return what the capture shows, or null when it does not prove that.
+     */
+    static String unansweredRead(final String failure, final WireCapture.Decoded wire)
+    {
+        final Matcher timedOut = READ_TIMEOUT.matcher(failure);
+        if (!timedOut.find() || !wire.problems().isEmpty() || 0 != wire.badCrc())
+        {
+            return null;
+        }
+        final int pings = Integer.parseInt(timedOut.group(1));
+        return pings + 1 == wire.count("read-request") && pings == wire.count("read-response") ?
+            "siw never answered our Read Request after " + pings + " pings: " + timedOut.group() + " / " + wire : null;
     }
 
     static Stream<Arguments> siwServers()

@@ -85,6 +85,8 @@ class SiwRdmaCmInteropTest
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long SIW_ESTABLISHED_NS = TimeUnit.SECONDS.toNanos(15);
+    /** TCP states, as ss names them, of a socket whose FIN is sent and not yet acknowledged. */
+    private static final List<String> STATES_WITH_FIN_SENT = List.of("FIN-WAIT-1", "CLOSING", "LAST-ACK");
 
     private static SiwGuest guest;
     private static int nextGuestPort = 3;
@@ -302,15 +304,30 @@ class SiwRdmaCmInteropTest
     @Test
     void shouldReportASiwPeerThatDropsTheConnectionMidStream() throws Exception
     {
+        // Seen twice in CI: the guest's TCP never delivered the end of the connection. Its socket stayed in CLOSING
+        // with 11169 bytes and the FIN unacknowledged, retransmitted 7 times, while the capture held nothing from
+        // the guest's side after the kill, and our client, seeing no FIN, timed out after 30 s. Only that picture
+        // runs again, on a fresh guest; a FIN or reset that reached this side and went unreported fails the case.
+        guest.passDespiteStalls("rping-killed", SiwRdmaCmInteropTest::killSiwMidStream);
+    }
+
+    /**
+     * One run of the killed-peer case.
+     *
+     * @return null when it passed, or the proof that the guest never sent the end of the connection (any other
+     * failure fails the test).
+     */
+    private static String killSiwMidStream(final String name) throws Exception
+    {
         final int guestPort = nextGuestPort();
         final int hostPort = guest.hostPort(guestPort);
         final SiwGuest.KernelLogMark mark = guest.kernelLogMark();
-        final Path pcap = captures.resolve("rping-killed.pcap");
+        final Path pcap = captures.resolve(name + ".pcap");
         final WireCapture capture = WireCapture.start(pcap, hostPort);
         try
         {
             // timeout -s KILL delivers SIGKILL to rping itself three seconds in: no chance to disconnect in order.
-            final SiwGuest.Job server = guest.start("rping-killed", "timeout -s KILL 3 rping -s -a " +
+            final SiwGuest.Job server = guest.start(name, "timeout -s KILL 3 rping -s -a " +
                 SiwGuest.GUEST_ADDRESS + " -p " + guestPort + " -S 65535 & pid=$!\n" + awaitListening(guestPort) +
                 "wait $pid\necho killed $?\nexit 0");
             server.awaitPrinted("listening", Duration.ofSeconds(30));
@@ -324,10 +341,17 @@ class SiwRdmaCmInteropTest
             final int exit = client.get(40, TimeUnit.SECONDS);
 
             final String message = err.toString(StandardCharsets.UTF_8);
-            // On failure, what the guest still holds of the connection (a FIN queued behind unsent data shows as a
-            // socket with Send-Q) and what siw's CM did: the capture alone cannot tell a drop that never left the
-            // guest from one this side missed.
-            final Supplier<String> evidence = () -> message + "\nguest sockets:\n" + guest.sockets(guestPort) +
+            // What the guest still holds of the connection (a FIN queued behind unsent data shows as a socket with
+            // Send-Q) and what siw's CM did: the capture alone cannot tell a drop that never left the guest from one
+            // this side missed.
+            final String sockets = guest.sockets(guestPort);
+            if (0 != exit && message.contains("timed out after 30 s waiting in state") &&
+                finQueuedInGuest(sockets) && !capture.stopAndFindCloseFrom(hostPort))
+            {
+                return "the guest never sent the end of the connection: " + message.strip() + " / guest sockets: " +
+                    sockets.replace('\n', ' ');
+            }
+            final Supplier<String> evidence = () -> message + "\nguest sockets:\n" + sockets +
                 "\nsiw's CM:\n" + guest.siwLogSince(mark) + "\ncapture: " + pcap;
             assertEquals(255, exit, evidence);
             assertTrue(message.contains("rping client failed: the connection ended in state"), evidence);
@@ -341,9 +365,30 @@ class SiwRdmaCmInteropTest
         {
             capture.close();
         }
-        // Kept when the case fails (for Wireshark), dropped when it passed: three seconds of 64 KiB pings.
+        // Kept when the case fails or stalls (for Wireshark), dropped when it passed: seconds of 64 KiB pings.
         Files.deleteIfExists(pcap);
         Files.deleteIfExists(Path.of(pcap + ".log"));
+        return null;
+    }
+
+    /**
+     * Does {@code ss -tanoi} show a socket that has sent its FIN, has not had it acknowledged, and still holds data
+     * ahead of it: the end of the connection stuck in the guest?
+     *
+     * @param sockets {@code ss}'s answer.
+     * @return true when a socket in FIN-WAIT-1, CLOSING or LAST-ACK has a Send-Q.
+     */
+    static boolean finQueuedInGuest(final String sockets)
+    {
+        for (final String line : sockets.lines().toList())
+        {
+            final String[] column = line.trim().split("\\s+");
+            if (column.length > 2 && STATES_WITH_FIN_SENT.contains(column[0]) && column[2].matches("[1-9]\\d*"))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String awaitListening(final int guestPort)

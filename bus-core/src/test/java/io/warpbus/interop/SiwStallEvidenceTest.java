@@ -21,12 +21,14 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Only a capture that proves siw left our Read Request unanswered lets a siw client case run again; anything else
- * it shows fails the case.
+ * Only evidence that the guest, not this engine, stalled lets a siw case run again: a capture that proves siw left
+ * our Read Request unanswered, or a guest socket that never delivered the end of its connection. Anything else fails
+ * the case.
  */
 class SiwStallEvidenceTest
 {
@@ -69,6 +71,30 @@ class SiwStallEvidenceTest
             wire(47, 46, List.of(), 0)));
         assertNull(SiwRpingInteropTest.unansweredRead("rping server failed: the connection ended in state READING",
             wire(47, 46, List.of(), 0)));
+    }
+
+    @Test
+    void shouldRecogniseTheEndOfAConnectionStuckInTheGuest()
+    {
+        // ss -tanoi as the guest answered in CI, when our client timed out waiting for a killed siw peer's FIN.
+        final String sockets = """
+            State   Recv-Q Send-Q Local Address:Port Peer Address:Port Process
+            CLOSING 1      11169      10.0.2.15:7105     10.0.2.2:45600 timer:(on,20sec,7)
+            \t cubic rto:26112 backoff:7 rtt:1.31/0.242 unacked:9 lost:9 snd_wnd:65535
+            """;
+
+        assertTrue(SiwRdmaCmInteropTest.finQueuedInGuest(sockets));
+    }
+
+    @Test
+    void shouldNotExcuseASocketThatHasNotSentItsFinOrHasNothingQueued()
+    {
+        assertFalse(SiwRdmaCmInteropTest.finQueuedInGuest(
+            "State Recv-Q Send-Q Local Address:Port Peer Address:Port\nESTAB 0 11169 10.0.2.15:7105 10.0.2.2:45600"));
+        assertFalse(SiwRdmaCmInteropTest.finQueuedInGuest(
+            "State Recv-Q Send-Q Local Address:Port Peer Address:Port\nCLOSING 1 0 10.0.2.15:7105 10.0.2.2:45600"));
+        assertFalse(SiwRdmaCmInteropTest.finQueuedInGuest("State Recv-Q Send-Q Local Address:Port Peer Address:Port"));
+        assertFalse(SiwRdmaCmInteropTest.finQueuedInGuest("(no answer from the guest: timed out)"));
     }
 
     private static WireCapture.Decoded wire(

@@ -142,6 +142,20 @@ public final class WireCapture implements AutoCloseable
         return new Decoded(pcap, crc, revision, fpdus, goodCrc, badCrc, opcodes, problems);
     }
 
+    /**
+     * Stop the capture and say whether one side closed its half of the connection: a FIN or a reset sent from a
+     * port.
+     *
+     * @param port the sending side's port.
+     * @return true when the capture holds a FIN or a reset from it.
+     * @throws Exception when tshark fails.
+     */
+    public boolean stopAndFindCloseFrom(final int port) throws Exception
+    {
+        stop();
+        return !tshark("-Y", "tcp.srcport == " + port + " && (tcp.flags.fin == 1 || tcp.flags.reset == 1)").isBlank();
+    }
+
     @Override
     public void close()
     {

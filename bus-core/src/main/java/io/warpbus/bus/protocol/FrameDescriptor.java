@@ -148,11 +148,11 @@ public final class FrameDescriptor
         final int sessionId,
         final long timestamp)
     {
-        buffer.putShort(offset + TYPE_OFFSET, (short)type, ByteOrder.LITTLE_ENDIAN);
-        buffer.putByte(offset + FLAGS_OFFSET, (byte)flags);
-        buffer.putByte(offset + VERSION_OFFSET, (byte)VERSION);
-        buffer.putInt(offset + STREAM_ID_OFFSET, streamId, ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(offset + SESSION_ID_OFFSET, sessionId, ByteOrder.LITTLE_ENDIAN);
+        // Three stores, not six: type, flags and version are one little-endian int, stream and session one long.
+        buffer.putInt(offset + TYPE_OFFSET, (type & 0xFFFF) | (flags & 0xFF) << 16 | VERSION << 24,
+            ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + STREAM_ID_OFFSET, (streamId & 0xFFFF_FFFFL) | (long)sessionId << 32,
+            ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(offset + TIMESTAMP_OFFSET, timestamp, ByteOrder.LITTLE_ENDIAN);
     }
 

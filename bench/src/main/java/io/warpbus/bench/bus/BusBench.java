@@ -48,9 +48,9 @@ import io.warpbus.bench.BenchReport;
  *     {@code warpbus-ipc} against {@code aeron-ipc};</li>
  *     <li>throughput of 64 B messages from one publisher to one subscriber and to four (all four in the
  *     responder, polled by its one thread), until every subscriber has received every message;</li>
- *     <li>IPC only, the poll's cost per fragment on one thread: the orchestrator publishes batches of 64 B messages
- *     and polls them from four subscriptions of its own, timing the polls alone (see
- *     {@link BusRuns#localPoll}).</li>
+ *     <li>IPC only, the publisher's cost per message and the poll's per fragment on one thread: the orchestrator
+ *     publishes batches of 64 B messages and polls them from four subscriptions of its own, timing the two apart
+ *     (see {@link BusRuns#localPoll}).</li>
  * </ul>
  * WarpBus: a {@code Bus} in INVOKER mode per process, {@code bus.doWork()} from the benchmark thread, with the bus's
  * defaults (see {@link BusEndpoint}); both processes share one bus directory so that IPC meets. Aeron: an embedded
@@ -368,8 +368,8 @@ public final class BusBench
             TimeUnit.NANOSECONDS.toSeconds(maxRunNs), pings / 4, messages, THROUGHPUT_SIZE, BusRuns.BURST,
             TimeUnit.NANOSECONDS.toMillis(Control.SETTLE_NS));
         System.out.printf(Locale.ROOT, "poll: one thread of the orchestrator offers %d messages of %d B, runs a " +
-            "duty cycle and polls them from each of its %d subscriptions, %,d messages per run; only the polls are " +
-            "timed%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
+            "duty cycle and polls them from each of its %d subscriptions, %,d messages per run; the offers with that " +
+            "duty cycle, and the polls, are timed apart%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
         System.out.printf(Locale.ROOT, "steadiness: a run in which either process's thread had less than %.0f%% " +
             "of a core is repeated (at most %d times, %d repeats in all): %d repeated; %d of %d recorded runs were " +
             "still disturbed %s%n", BusRuns.MIN_CPU_SHARE * 100, BusRuns.MAX_REPEATS, repeatBudget, disturbance[2],
@@ -427,6 +427,9 @@ public final class BusBench
         }
         // No target: the subscriber's own work per fragment, which bounds the four-subscriber throughput.
         ratio(ipc, "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub", "poll_ns_per_fragment",
+            BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
+        // No target: the publisher's work per message, offer and the duty cycle that publishes, which bounds it too.
+        ratio(ipc, "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub", "publish_ns_per_message",
             BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
     }
 

@@ -369,7 +369,8 @@ public final class BusBench
             TimeUnit.NANOSECONDS.toMillis(Control.SETTLE_NS));
         System.out.printf(Locale.ROOT, "poll: one thread of the orchestrator offers %d messages of %d B, runs a " +
             "duty cycle and polls them from each of its %d subscriptions, %,d messages per run; the offers with that " +
-            "duty cycle, and the polls, are timed apart%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
+            "duty cycle, and the polls, are timed apart%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS,
+            messages);
         System.out.printf(Locale.ROOT, "steadiness: a run in which either process's thread had less than %.0f%% " +
             "of a core is repeated (at most %d times, %d repeats in all): %d repeated; %d of %d recorded runs were " +
             "still disturbed %s%n", BusRuns.MIN_CPU_SHARE * 100, BusRuns.MAX_REPEATS, repeatBudget, disturbance[2],

@@ -408,10 +408,11 @@ public final class SiwGuest implements AutoCloseable
     }
 
     /**
-     * Run a case that siw can stall until it passes, at most {@value #STALL_ATTEMPTS} times: its accept race
-     * ({@link #missedFirstFpdu}), or a Read Request it never answers, each proven by the case's own evidence. After
-     * each stall the guest boots afresh, the last time too: siw keeps the stalled connection, and unloading siw or
-     * closing that connection then hangs or crashes the guest's iw_cm, which would fail the cases after this one.
+     * Run a case that the guest can stall until it passes, at most {@value #STALL_ATTEMPTS} times: siw's accept
+     * race ({@link #missedFirstFpdu}), a Read Request siw never answers, or the end of a connection that never left
+     * the guest, each proven by the case's own evidence. After each stall the guest boots afresh, the last time too:
+     * siw keeps the stalled connection, and unloading siw or closing that connection then hangs or crashes the
+     * guest's iw_cm, which would fail the cases after this one.
      *
      * @param name of the case.
      * @param run  one attempt.

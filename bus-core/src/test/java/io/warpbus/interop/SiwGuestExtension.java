@@ -60,27 +60,31 @@ public final class SiwGuestExtension implements BeforeAllCallback, BeforeEachCal
     public void beforeEach(final ExtensionContext context) throws Exception
     {
         // Also before: a fault can reach the log a moment after the case that caused it ended.
-        rebootIfFaulted(context, "before");
+        final SiwGuest guest = booted(context);
+        if (null != guest)
+        {
+            guest.rebootIfFaulted("before " + describe(context));
+        }
     }
 
     @Override
     public void afterEach(final ExtensionContext context) throws Exception
     {
-        final String fault = rebootIfFaulted(context, "after");
-        final Object guest = context.getRoot().getStore(NAMESPACE).get("guest");
-        if (null == fault && context.getExecutionException().isPresent() && guest instanceof SiwGuest siwGuest)
+        final SiwGuest guest = booted(context);
+        if (null != guest && null == guest.rebootIfFaulted("after " + describe(context)) &&
+            context.getExecutionException().isPresent())
         {
             // A case that failed may leave siw or the guest's iw_cm in a state no later case gets out of, with no
             // fault in the log: in one CI run every case after a failed one timed out, because siw's rping client
             // could no longer connect. A fresh guest lets each later case pass or fail on its own.
-            siwGuest.reboot("failed case (" + describe(context) + ")");
+            guest.reboot("failed case (" + describe(context) + ")");
         }
     }
 
-    private static String rebootIfFaulted(final ExtensionContext context, final String when) throws Exception
+    /** The guest, once a class has booted it; null before. */
+    private static SiwGuest booted(final ExtensionContext context)
     {
-        final Object guest = context.getRoot().getStore(NAMESPACE).get("guest");
-        return guest instanceof SiwGuest siwGuest ? siwGuest.rebootIfFaulted(when + " " + describe(context)) : null;
+        return context.getRoot().getStore(NAMESPACE).get("guest") instanceof SiwGuest guest ? guest : null;
     }
 
     private static String describe(final ExtensionContext context)

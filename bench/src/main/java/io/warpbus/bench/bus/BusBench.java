@@ -82,6 +82,7 @@ public final class BusBench
     private static final int[] FAN_OUTS = { 1, 4 };
     private static final int THROUGHPUT_SIZE = 64;
     private static final int POLL_SUBSCRIBERS = 4;
+    private static final String POLL_CASE = "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub";
     /** The systems compared side by side; the {@code warpbus-rdma} ones have ping-pong only ({@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
         { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX,
@@ -251,13 +252,12 @@ public final class BusBench
                 close(runs, pair);
             }
         }
-        final String pollCase = "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub";
         for (final BusSystem[] systemsOfPair : activePairs())
         {
             final BusSystem[] pair = Stream.of(systemsOfPair)
                 .filter((s) -> BusSystem.WARPBUS_IPC == s || BusSystem.AERON_IPC == s)
                 .toArray(BusSystem[]::new);
-            if (0 == pair.length || !cases.matcher(pollCase).matches())
+            if (0 == pair.length || !cases.matcher(POLL_CASE).matches())
             {
                 continue;
             }
@@ -271,7 +271,7 @@ public final class BusBench
             {
                 for (final BusSystem system : order(pair, round))
                 {
-                    runs.localPoll(ipc, pollCase, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
+                    runs.localPoll(ipc, POLL_CASE, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
                 }
             }
             close(runs, pair);
@@ -427,11 +427,9 @@ public final class BusBench
             }
         }
         // No target: the subscriber's own work per fragment, which bounds the four-subscriber throughput.
-        ratio(ipc, "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub", "poll_ns_per_fragment",
-            BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
+        ratio(ipc, POLL_CASE, "poll_ns_per_fragment", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
         // No target: the publisher's work per message, offer and the duty cycle that publishes, which bounds it too.
-        ratio(ipc, "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub", "publish_ns_per_message",
-            BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
+        ratio(ipc, POLL_CASE, "publish_ns_per_message", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
     }
 
     private static void ratio(final BenchReport report, final String caseName, final String metric,

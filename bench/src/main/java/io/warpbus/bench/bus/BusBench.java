@@ -15,13 +15,10 @@
  */
 package io.warpbus.bench.bus;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +30,7 @@ import java.util.stream.Stream;
 
 import io.aeron.Aeron;
 import io.warpbus.bench.BenchReport;
+import io.warpbus.bench.ChildOutput;
 
 /**
  * {@code warpbus bench bus [--quick] [--case REGEX] [--system REGEX]}: the bus side by side with Aeron
@@ -474,20 +472,11 @@ public final class BusBench
         return null == version ? AERON : version;
     }
 
-    private static int awaitReady(final Process responder) throws IOException
+    private static int awaitReady(final Process responder) throws InterruptedException
     {
-        final BufferedReader lines = new BufferedReader(new InputStreamReader(responder.getInputStream(),
-            StandardCharsets.US_ASCII));
-        String line = lines.readLine();
-        while (null != line && !line.startsWith("READY "))
-        {
-            line = lines.readLine();
-        }
-        if (null == line)
-        {
-            throw new IllegalStateException("the bus responder did not start (see its output above)");
-        }
-        return Integer.parseInt(line.substring("READY ".length()).trim());
+        final String ready = ChildOutput.follow(responder, "bench-bus-responder-output", "READY ", System.out)
+            .awaitMarker(ChildOutput.STARTUP_TIMEOUT_S);
+        return Integer.parseInt(ready.substring("READY ".length()).trim());
     }
 
     private static Process startResponder(final Path busDirectory, final String aeronDirectory) throws IOException

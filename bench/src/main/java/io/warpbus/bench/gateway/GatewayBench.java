@@ -15,9 +15,7 @@
  */
 package io.warpbus.bench.gateway;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.lang.management.ManagementFactory;
@@ -28,7 +26,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,13 +37,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.warpbus.bench.BenchReport;
+import io.warpbus.bench.ChildOutput;
 import io.warpbus.demo.DemoProcess;
 import io.warpbus.demo.service.EngineMain;
 import io.warpbus.gateway.GatewayApplication;
@@ -562,36 +559,14 @@ public final class GatewayBench
      */
     private void awaitLine(final Process process, final String prefix, final long timeoutS) throws Exception
     {
-        final CountDownLatch seen = new CountDownLatch(1);
-        final Thread reader = new Thread(() ->
+        try
         {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8)))
-            {
-                String line;
-                while (null != (line = lines.readLine()))
-                {
-                    if (line.startsWith(prefix))
-                    {
-                        seen.countDown();
-                    }
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // The process ended: its exit is reported by the waiter.
-            }
-        }, "bench-output");
-        reader.setDaemon(true);
-        reader.start();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
-        while (!seen.await(20, TimeUnit.MILLISECONDS))
+            ChildOutput.follow(process, "bench-output", prefix, null).awaitMarker(timeoutS);
+        }
+        catch (final IllegalStateException ex)
         {
-            if (!process.isAlive() || System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("no '" + prefix + "' within " + timeoutS + " s; its errors: " +
-                    Files.readString(dir.resolve("EngineMain.err")));
-            }
+            throw new IllegalStateException(ex.getMessage() + "; its errors: " +
+                Files.readString(dir.resolve("EngineMain.err")), ex);
         }
     }
 

@@ -15,16 +15,13 @@
  */
 package io.warpbus.bench.rdma;
 
-import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +29,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bench.BenchReport;
+import io.warpbus.bench.ChildOutput;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -106,17 +104,8 @@ public final class RdmaBench
         final Process responder = startResponder();
         try
         {
-            final BufferedReader lines = new BufferedReader(new InputStreamReader(responder.getInputStream(),
-                StandardCharsets.US_ASCII));
-            String ready = lines.readLine();
-            while (null != ready && !ready.startsWith("READY "))
-            {
-                ready = lines.readLine();
-            }
-            if (null == ready || !ready.startsWith("READY "))
-            {
-                throw new IllegalStateException("responder did not start: " + ready);
-            }
+            final String ready = ChildOutput.follow(responder, "bench-rdma-responder-output", "READY ", System.out)
+                .awaitMarker(ChildOutput.STARTUP_TIMEOUT_S);
             final String[] ports = ready.split(" ");
             final InetAddress host = InetAddress.getLoopbackAddress();
             try (Socket controlSocket = new Socket(host, Integer.parseInt(ports[1])))

@@ -208,6 +208,8 @@ final class IpcRendezvous
             IoUtil.unmap(mapped);
             return false;
         }
+        // Only a conflating subscriber's frames are written into its ring; the others read the log.
+        IpcDirectory.preTouch(mapped, SlowConsumerPolicy.CONFLATE.ordinal() == request.policy() ? 0 : capacity);
         admission.admit(file, mapped, capacity, request, nowNs, nowMs);
         return true;
     }

@@ -91,7 +91,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
             Long.toHexString(ThreadLocalRandom.current().nextLong()) + IpcDirectory.RING_SUFFIX);
         // Allocated in full even for a subscriber that reads the publisher's log: if it is dropped, the publisher
         // moves what it had committed into the ring, and must not meet a full memory volume there.
-        this.mapped = IpcDirectory.createRing(file, capacity);
+        this.mapped = IpcDirectory.createRing(file, capacity, SlowConsumerPolicy.CONFLATE == subscription.policy());
         this.ring = new UnsafeBuffer(mapped);
         this.generation = IpcDirectory.mapGeneration(stream);
         ring.putInt(trailer + RingDescriptor.STREAM_ID_OFFSET, channel.streamId());

@@ -236,7 +236,7 @@ class IpcRendezvousTest
 
     private UnsafeBuffer newRing(final Path file)
     {
-        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY);
+        final MappedByteBuffer mapped = IpcDirectory.createRing(file, CAPACITY, false);
         mappings.add(mapped);
         return new UnsafeBuffer(mapped);
     }

@@ -200,9 +200,21 @@ final class IpcDirectory
             mapped.load();
             return;
         }
-        // One read per 4 KiB: every page once, whatever the page size. Volatile, so that the reads are not dropped.
         final UnsafeBuffer pages = new UnsafeBuffer(mapped);
-        for (int offset = from & -TOUCH_STRIDE; offset < pages.capacity(); offset += TOUCH_STRIDE)
+        preTouch(pages, from, pages.capacity());
+    }
+
+    /**
+     * Bring in the pages of a mapping between two offsets: one read per 4 KiB, every page once whatever the page
+     * size, volatile so that the reads are not dropped.
+     *
+     * @param pages the mapping.
+     * @param from  the first byte.
+     * @param to    the byte after the last.
+     */
+    static void preTouch(final UnsafeBuffer pages, final int from, final int to)
+    {
+        for (int offset = from & -TOUCH_STRIDE; offset < to; offset += TOUCH_STRIDE)
         {
             pages.getByteVolatile(offset);
         }
@@ -233,7 +245,8 @@ final class IpcDirectory
     }
 
     /**
-     * Map a publication's log for reading.
+     * Map a publication's log for reading, without bringing its pages in: a subscriber does that a slice at a
+     * time over its duty cycles ({@link IpcSubscriptionEndpoint}).
      *
      * @param file         the log.
      * @param windowLength the length its publisher declared.
@@ -255,7 +268,7 @@ final class IpcDirectory
                 throw new BusException("publication log " + file + " holds " + size + " bytes but its publisher " +
                     "declared " + windowLength);
             }
-            return preTouch(channel.map(FileChannel.MapMode.READ_ONLY, 0, windowLength));
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, windowLength);
         }
         catch (final IOException ex)
         {

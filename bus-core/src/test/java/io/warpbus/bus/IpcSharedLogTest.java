@@ -17,6 +17,7 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -179,6 +180,116 @@ class IpcSharedLogTest
                         mapping[0]);
                 }
             }
+        }
+    }
+
+    /**
+     * A joining subscriber brings the publisher's log in a slice per duty cycle: all of an 8 MiB log at once stalled
+     * every stream on its bus for milliseconds. Its image opens only once the whole log is in.
+     */
+    @Test
+    void shouldBringTheLogInASlicePerDutyCycleBeforeOpeningTheImage() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=37";
+        final Subscription subscription = bus.addSubscription(channel + "|ring=4m");
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|window=8m");
+        final Path log = IpcDirectory.logFile(stream(37), ProcessHandle.current().pid(), publication.sessionId());
+        final int window = 8 * 1024 * 1024;
+        final List<Long> partly = new ArrayList<>();
+        int cycles = 0;
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!subscription.isConnected())
+        {
+            assertTrue(System.nanoTime() < deadline, "the subscriber to join; cycles " + cycles + ", partly in: " +
+                partly);
+            bus.doWork();
+            final List<long[]> mappings = residentAndSize(log);
+            if (2 == mappings.size() && !subscription.isConnected())
+            {
+                cycles++;
+                // The writer's mapping is all in from the start; the subscriber's is the other one. The kernel
+                // maps a whole page-cache folio (up to 1 MiB here) at a fault, so the steps are its, not ours.
+                final long resident = Math.min(mappings.get(0)[0], mappings.get(1)[0]);
+                if (resident > 0 && resident < window / 1024)
+                {
+                    partly.add(resident);
+                }
+            }
+        }
+        final List<long[]> mappings = residentAndSize(log);
+        assertEquals(2, mappings.size(), "the log is mapped by its writer and by the subscriber");
+        for (final long[] mapping : mappings)
+        {
+            assertEquals(mapping[1], mapping[0], "resident kB of a mapping of the log of " + mapping[1] + " kB");
+        }
+        assertTrue(cycles >= window / IpcSubscriptionEndpoint.LOG_TOUCH_PER_CYCLE - 1, "the log came in over " +
+            cycles + " duty cycles");
+        assertFalse(partly.isEmpty(), "no duty cycle ended with the log partly in");
+    }
+
+    /**
+     * A subscription that closes, or a publication that closes, while the log is still coming in: the subscriber lets
+     * go of the log, and in the second case joins the next publisher of the stream.
+     */
+    @Test
+    void shouldLetGoOfTheLogWhenEitherSideLeavesWhileItIsComingIn() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=38";
+        final ExclusivePublication first = bus.addExclusivePublication(channel + "|window=8m");
+        final String firstLog = IpcDirectory.logFile(stream(38), ProcessHandle.current().pid(), first.sessionId())
+            .toRealPath().toString();
+
+        final Subscription leaving = bus.addSubscription(channel + "|ring=4m");
+        await(() -> 2 == mappingsOf(firstLog), "the subscriber to start bringing the log in");
+        assertFalse(leaving.isConnected(), "connected before the log was in");
+        leaving.close();
+        await(() -> 1 == mappingsOf(firstLog) && 0 == first.subscriberCount(),
+            "the closed subscription to let go of the log and the publisher to see it leave");
+        assertEquals(List.of(), files(stream(38), "ring-*.dat"), "the closed subscription's ring is deleted");
+
+        final List<Integer> joined = new ArrayList<>();
+        final Subscription staying = bus.addSubscription(channel + "|ring=4m", new ImageListener()
+        {
+            @Override
+            public void onAvailable(final Image image)
+            {
+                joined.add(image.sessionId());
+            }
+        });
+        await(() -> 2 == mappingsOf(firstLog), "the next subscriber to start bringing the log in");
+        first.close();
+        // The publisher's own mapping stays until its log is collected (see LogBuffer.deleteFile).
+        await(() -> mappingsOf(firstLog) <= 1 && !Files.exists(Path.of(firstLog)),
+            "the subscriber to let go of the closed publisher's log, and the publisher to delete it");
+        assertEquals(List.of(), joined, "an image of a publisher that closed before its log was in");
+        final ExclusivePublication second = bus.addExclusivePublication(channel + "|window=8m");
+        await(staying::isConnected, "the subscriber to join the next publisher");
+        assertEquals(List.of(second.sessionId()), joined, "the images opened");
+        final long[] next = new long[1];
+        BusTestProcess.fill(message, 7, SIZE, 16);
+        await(() -> second.offer(message, 0, SIZE) > 0, "the offer to be accepted");
+        await(() ->
+        {
+            pollAll(new Subscription[] { staying }, next);
+            return 8 == next[0];
+        }, "the next publisher's message to arrive");
+    }
+
+    /**
+     * Mappings of a file in this process, deleted or not, from {@code /proc/self/maps}.
+     */
+    private static int mappingsOf(final String file)
+    {
+        try
+        {
+            return (int)Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter((line) -> line.endsWith(" " + file) || line.endsWith(" " + file + " (deleted)")).count();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
         }
     }
 

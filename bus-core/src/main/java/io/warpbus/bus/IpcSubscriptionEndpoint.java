@@ -29,8 +29,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A subscription over IPC. It creates its ring as a memory-mapped file in the stream's IPC directory, marks it
  * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches and
- * stores the commit position. A block or drop subscription maps the publisher's log and reads the frames there; a
- * conflating one reads the frames the publisher copies into its ring. Credit and heartbeats are plain stores into
+ * stores the commit position. A block or drop subscription maps the publisher's log, brings it into the page tables
+ * a slice per duty cycle, and then reads the frames there; a conflating one reads the frames the publisher copies
+ * into its ring. Credit and heartbeats are plain stores into
  * the ring's metadata.
  * When the publisher closes, drops this subscriber or stops heart-beating, the image closes and the ring is offered
  * again, asking to resume after the last sequence delivered.
@@ -185,7 +186,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 }
                 return work;
             case MAPPING_LOG:
-                return work + mapLog(status, nowNs);
+                return work + bringInLog(status, nowNs);
             case CONNECTED:
                 return work + checkPublisher(status, nowNs, nowMs);
             case CLOSING_IMAGE:
@@ -242,7 +243,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
      * fault inside a round trip), and open the image once all of it is in. A publisher that lets go meanwhile is
      * handled as in {@link #WAITING}: nothing was delivered, so the ring is offered again from the same point.
      */
-    private int mapLog(final int status, final long nowNs)
+    private int bringInLog(final int status, final long nowNs)
     {
         if (closing || RingDescriptor.PUBLISHER_CONNECTED != status)
         {

@@ -400,7 +400,8 @@ public final class Bus implements AutoCloseable
     /**
      * Serve replays at an iWARP endpoint: subscribers with a replay channel naming it are handed to the provider,
      * each with a publication of its own (see {@link ReplayProvider}). The endpoint may also carry ordinary
-     * publications.
+     * publications. The bus makes a replay log ready here, of the size the default ring needs, and keeps the logs
+     * of replays that end for the next ones: fresh memory for each on the bus's thread stalled it for milliseconds.
      *
      * @param endpoint host:port to listen on.
      * @param provider what serves them.
@@ -437,14 +438,13 @@ public final class Bus implements AutoCloseable
     ExclusivePublication addReplayPublication(
         final java.net.InetSocketAddress endpoint, final int streamId, final long fromSequence, final int ring)
     {
-        // Sized for the subscriber's ring: the largest term it can take, up to the one that carries the largest
-        // frame payload (64 KiB), and a window that serves that ring.
+        // Sized for the subscriber's ring (see ReplayLogs.termFor).
         if (!org.agrona.BitUtil.isPowerOfTwo(ring) || ring < BusConfiguration.MIN_TERM_LENGTH || ring > 1 << 28)
         {
             throw new IllegalArgumentException("ring " + ring + " must be a power of two in [64k, 256m]");
         }
-        final int term = Math.min(ring, 512 * 1024);
-        final int window = Math.max(4 * term, org.agrona.BitUtil.findNextPositivePowerOfTwo(ring + 2 * term));
+        final int term = ReplayLogs.termFor(ring);
+        final int window = ReplayLogs.windowFor(ring);
         final String host = endpoint.getAddress().getHostAddress();
         final String channel = "warp:iwarp?endpoint=" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" +
             endpoint.getPort() + "|stream=" + streamId + "|initial-sequence=" + fromSequence + "|term=" + term +
@@ -500,7 +500,9 @@ public final class Bus implements AutoCloseable
         else
         {
             ipcLock = null;
-            log = new LogBuffer(termLength, window);
+            // A replay's publication is made on the bus's thread: its log comes from memory kept for replays.
+            log = replay ? new LogBuffer(termLength, window, conductor.replayLogs().take(window)) :
+                new LogBuffer(termLength, window);
         }
         AtomicCounter backPressure = null;
         try

@@ -62,6 +62,7 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private final ArrayList<SubscriptionEndpoint> endpoints = new ArrayList<>();
     private final Map<InetSocketAddress, PublisherEndpoint> publisherEndpoints = new HashMap<>();
     private final Int2ObjectHashMap<Object> queuePairOwners = new Int2ObjectHashMap<>();
+    private final ReplayLogs replayLogs = new ReplayLogs();
     private final ArrayList<FrameObserver> observers = new ArrayList<>();
     private final AtomicCounter connections;
     private final AtomicCounter disconnects;
@@ -272,6 +273,12 @@ final class BusConductor implements Agent, ConnectionEventHandler
     void addReplayProvider(final InetSocketAddress address, final ReplayProvider provider)
     {
         publisherEndpoint(address).replayProvider(provider);
+        replayLogs.prepare(ReplayLogs.windowFor(context.ringCapacity()));
+    }
+
+    ReplayLogs replayLogs()
+    {
+        return replayLogs;
     }
 
     void removeReplayProvider(final InetSocketAddress address)
@@ -331,6 +338,11 @@ final class BusConductor implements Agent, ConnectionEventHandler
         if (null != fanOut.log.region)
         {
             fanOut.log.region.close();
+            if (fanOut.replay)
+            {
+                // Closed means drained: no Write reads from the log any more, and the replay closed it itself.
+                replayLogs.give(fanOut.log.byteBuffer);
+            }
         }
     }
 

@@ -77,7 +77,19 @@ final class LogBuffer
 
     LogBuffer(final int termLength, final int windowLength)
     {
-        this(termLength, windowLength, ByteBuffer.allocateDirect(windowLength), null);
+        this(termLength, windowLength, ByteBuffer.allocateDirect(windowLength));
+    }
+
+    /**
+     * A log in memory the caller provides, which must be {@code windowLength} zeroes.
+     *
+     * @param termLength   frames never cross a multiple of this.
+     * @param windowLength the memory's length.
+     * @param zeroes       the memory.
+     */
+    LogBuffer(final int termLength, final int windowLength, final ByteBuffer zeroes)
+    {
+        this(termLength, windowLength, zeroes, null);
     }
 
     private LogBuffer(final int termLength, final int windowLength, final ByteBuffer byteBuffer, final Path file)

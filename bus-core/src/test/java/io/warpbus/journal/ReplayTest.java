@@ -24,6 +24,7 @@ import java.util.zip.CRC32C;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
+import io.warpbus.bus.BusInternals;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
@@ -77,6 +78,10 @@ class ReplayTest
         }
     }
 
+    /**
+     * Two replays, one after the other: the second's publication gets the first's log back from the bus (zeroed),
+     * and still delivers exactly its range.
+     */
     @Test
     void shouldReplayARangeOverTheBusAndThenEnd() throws Exception
     {
@@ -84,27 +89,38 @@ class ReplayTest
         final ExclusivePublication publication = bus.addExclusivePublication(channel);
         startRecorder(channel);
         publishAndRecord(publication, 0, 5_000);
+        assertEquals(1, BusInternals.replayLogsKept(bus), "a log made ready when the replay endpoint was added");
 
-        final Subscription replay = bus.addSubscription("warp:iwarp?endpoint=" + recorder.replayEndpoint() +
-            "|stream=" + STREAM + "|replay-from=1000|replay-to=1999");
-        final List<Long> sequences = new ArrayList<>();
-        await(() ->
+        for (final long[] range : new long[][] { { 1000, 1999 }, { 2500, 4999 } })
         {
-            recorder.doWork();
-            replay.poll((buffer, offset, length, header) ->
+            final Subscription replay = bus.addSubscription("warp:iwarp?endpoint=" + recorder.replayEndpoint() +
+                "|stream=" + STREAM + "|replay-from=" + range[0] + "|replay-to=" + range[1]);
+            final List<Long> sequences = new ArrayList<>();
+            await(() ->
             {
-                assertEquals(header.sequence(), buffer.getLong(offset), "payload of sequence " + header.sequence());
-                sequences.add(header.sequence());
-            }, 100);
-            return replay.isEnded();
-        }, "the replay to end");
+                recorder.doWork();
+                replay.poll((buffer, offset, length, header) ->
+                {
+                    assertEquals(header.sequence(), buffer.getLong(offset), "payload of sequence " +
+                        header.sequence());
+                    sequences.add(header.sequence());
+                }, 100);
+                return replay.isEnded();
+            }, "the replay of " + range[0] + ".." + range[1] + " to end");
 
-        assertEquals(1000, sequences.size(), "replayed messages");
-        for (int i = 0; i < sequences.size(); i++)
-        {
-            assertEquals(1000 + i, sequences.get(i), "sequence at " + i);
+            assertEquals(range[1] - range[0] + 1, sequences.size(), "replayed messages");
+            for (int i = 0; i < sequences.size(); i++)
+            {
+                assertEquals(range[0] + i, sequences.get(i), "sequence at " + i);
+            }
+            assertTrue(replay.endReason().startsWith("end of stream"), replay.endReason());
+            replay.close();
+            await(() ->
+            {
+                recorder.doWork();
+                return 1 == BusInternals.replayLogsKept(bus);
+            }, "the replay's log to come back once its publication has closed");
         }
-        assertTrue(replay.endReason().startsWith("end of stream"), replay.endReason());
         assertEquals(0, recorder.duplicates());
         assertTrue(recorderErrors.isEmpty(), recorderErrors.toString());
     }

@@ -31,8 +31,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches and
  * stores the commit position. A block or drop subscription maps the publisher's log, brings it into the page tables
  * a slice per duty cycle, and then reads the frames there; a conflating one reads the frames the publisher copies
- * into its ring. Credit and heartbeats are plain stores into
- * the ring's metadata.
+ * into its ring. Credit and heartbeats are plain stores into the ring's metadata.
  * When the publisher closes, drops this subscriber or stops heart-beating, the image closes and the ring is offered
  * again, asking to resume after the last sequence delivered.
  */

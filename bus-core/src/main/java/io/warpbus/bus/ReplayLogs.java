@@ -30,10 +30,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class ReplayLogs
 {
-    /** Logs kept at most: four concurrent replays of the default size is 32 MiB. */
-    static final int MAX_KEPT = 4;
+    /** Memory kept at most: the logs of four concurrent replays to subscribers with the default 4 MiB ring. */
+    static final long MAX_KEPT_BYTES = 32L * 1024 * 1024;
 
-    private final ArrayList<ByteBuffer> kept = new ArrayList<>(MAX_KEPT);
+    private final ArrayList<ByteBuffer> kept = new ArrayList<>();
+    private long keptBytes;
 
     /**
      * The term and window of a replay's log for a subscriber's ring: the largest term the ring can take, up to the
@@ -71,6 +72,7 @@ final class ReplayLogs
         {
             if (kept.get(i).capacity() == windowLength)
             {
+                keptBytes -= windowLength;
                 return kept.remove(i);
             }
         }
@@ -78,16 +80,17 @@ final class ReplayLogs
     }
 
     /**
-     * Keep a log no publication uses any more, zeroed, while fewer than {@link #MAX_KEPT} are kept.
+     * Keep a log no publication uses any more, zeroed, while that stays within {@link #MAX_KEPT_BYTES}.
      *
      * @param log the log's memory.
      */
     void give(final ByteBuffer log)
     {
-        if (kept.size() < MAX_KEPT)
+        if (keptBytes + log.capacity() <= MAX_KEPT_BYTES)
         {
             new UnsafeBuffer(log).setMemory(0, log.capacity(), (byte)0);
             kept.add(log);
+            keptBytes += log.capacity();
         }
     }
 
@@ -105,9 +108,10 @@ final class ReplayLogs
                 return;
             }
         }
-        if (kept.size() < MAX_KEPT)
+        if (keptBytes + windowLength <= MAX_KEPT_BYTES)
         {
             kept.add(ByteBuffer.allocateDirect(windowLength));
+            keptBytes += windowLength;
         }
     }
 

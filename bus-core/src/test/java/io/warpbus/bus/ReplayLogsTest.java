@@ -63,16 +63,22 @@ class ReplayLogsTest
     }
 
     @Test
-    void shouldKeepAtMostItsLimit()
+    void shouldKeepAtMostItsLimitInBytes()
     {
         final ReplayLogs logs = new ReplayLogs();
+        final int fit = (int)(ReplayLogs.MAX_KEPT_BYTES / WINDOW);
         final List<ByteBuffer> given = new ArrayList<>();
-        for (int i = 0; i < ReplayLogs.MAX_KEPT + 2; i++)
+        for (int i = 0; i < fit + 2; i++)
         {
             given.add(logs.take(WINDOW));
         }
         given.forEach(logs::give);
-        assertEquals(ReplayLogs.MAX_KEPT, logs.keptCount());
+        assertEquals(fit, logs.keptCount());
+
+        final ReplayLogs empty = new ReplayLogs();
+        empty.give(ByteBuffer.allocateDirect((int)ReplayLogs.MAX_KEPT_BYTES + WINDOW));
+        empty.prepare((int)ReplayLogs.MAX_KEPT_BYTES + WINDOW);
+        assertEquals(0, empty.keptCount(), "a log larger than the limit is never kept");
     }
 
     @Test

@@ -144,28 +144,45 @@ final class IpcDirectory
      */
     static MappedByteBuffer createRing(final Path file, final int capacity, final boolean framesInRing)
     {
-        final long length = (long)capacity + RingDescriptor.TRAILER_LENGTH;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-            StandardOpenOption.WRITE))
+        try
         {
-            try
-            {
-                // Written through the channel, the zeroes allocate every page without mapping them here.
-                IoUtil.fill(channel, 0, length, (byte)0);
-            }
-            catch (final Exception ex)
-            {
-                // Agrona rethrows the channel's IOException unchecked: no file half written is left behind.
-                Files.deleteIfExists(file);
-                throw ex;
-            }
-            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+            final MappedByteBuffer mapped = createZeroed(file, (long)capacity + RingDescriptor.TRAILER_LENGTH);
             preTouch(mapped, framesInRing ? 0 : capacity);
             return mapped;
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot create ring " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Create a file of zeroes and map it, without bringing its pages in. The zeroes are written through the file,
+     * not the mapping: that allocates every page without mapping it here, and a memory volume too small for the
+     * file is an I/O error now rather than a bus error (SIGBUS) at some later write.
+     *
+     * @param file   where; it must not exist.
+     * @param length its length.
+     * @return the read-write mapping.
+     * @throws IOException when the file cannot be created or filled (it is then deleted).
+     */
+    static MappedByteBuffer createZeroed(final Path file, final long length) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            StandardOpenOption.WRITE))
+        {
+            final ByteBuffer zeroes = ByteBuffer.allocateDirect((int)Math.min(length, 1024 * 1024));
+            for (long position = 0; position < length; )
+            {
+                zeroes.clear().limit((int)Math.min(zeroes.capacity(), length - position));
+                position += channel.write(zeroes, position);
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            Files.deleteIfExists(file);
+            throw ex;
         }
     }
 

@@ -17,10 +17,8 @@ package io.warpbus.bus;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.warpbus.iwarp.MemoryRegion;
@@ -105,9 +103,8 @@ final class LogBuffer
     }
 
     /**
-     * A log in a new file of {@code windowLength} zeroes, for subscribers on this host to map. The zeroes are
-     * written through the file, not the mapping, so a memory volume too small for the log is an I/O error here
-     * rather than a bus error (SIGBUS) at some later write.
+     * A log in a new file of {@code windowLength} zeroes ({@link IpcDirectory#createZeroed}), for subscribers on
+     * this host to map, with every page brought in for the writer.
      *
      * @param termLength   frames never cross a multiple of this.
      * @param windowLength the file's length.
@@ -117,23 +114,8 @@ final class LogBuffer
      */
     static LogBuffer mapped(final int termLength, final int windowLength, final Path file) throws IOException
     {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-            StandardOpenOption.WRITE))
-        {
-            final ByteBuffer zeroes = ByteBuffer.allocateDirect(Math.min(windowLength, 1024 * 1024));
-            for (long position = 0; position < windowLength; )
-            {
-                zeroes.clear().limit((int)Math.min(zeroes.capacity(), windowLength - position));
-                position += channel.write(zeroes, position);
-            }
-            return new LogBuffer(termLength, windowLength, IpcDirectory.preTouch(
-                channel.map(FileChannel.MapMode.READ_WRITE, 0, windowLength)), file);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            Files.deleteIfExists(file);
-            throw ex;
-        }
+        return new LogBuffer(termLength, windowLength, IpcDirectory.preTouch(IpcDirectory.createZeroed(file,
+            windowLength)), file);
     }
 
     /**

@@ -242,6 +242,7 @@ public final class BusResponder
         final long wall0 = System.nanoTime();
         final long deadline = wall0 + RUN_TIMEOUT_NS;
         long spins = 0;
+        long pollsWithMessages = 0;
         int done = 0;
         while (done < received.length)
         {
@@ -252,7 +253,10 @@ public final class BusResponder
                 if (received[i] < count)
                 {
                     current = i;
-                    endpoint.poll(i, sinkHandler, SINK_POLL_LIMIT);
+                    if (endpoint.poll(i, sinkHandler, SINK_POLL_LIMIT) > 0)
+                    {
+                        pollsWithMessages++;
+                    }
                 }
                 else
                 {
@@ -270,6 +274,11 @@ public final class BusResponder
             }
         }
         control.replyResult(errors, cpu0, wall0);
+        // Which side held the rate: a subscriber that keeps up takes a few messages per poll, one that is behind
+        // takes up to the limit.
+        control.out.writeLong(pollsWithMessages);
+        control.out.writeLong(java.util.Arrays.stream(received).sum());
+        control.out.flush();
     }
 
     private void close(final BusSystem system) throws IOException

@@ -54,6 +54,10 @@ final class BusRuns
     private long lastPong;
     private double orchestratorShare;
     private double responderShare;
+    /** Last throughput run: the share of the publisher's duty cycles that followed a refused offer (held back). */
+    private double refusedCyclesPct;
+    /** Last throughput run: messages a subscriber's poll took, over the polls that found any. */
+    private double messagesPerPoll;
     private int recorded;
     private int disturbed;
     private int repeats;
@@ -199,6 +203,8 @@ final class BusRuns
                 if (null != caseName)
                 {
                     report.add(caseName, system.label(), "msgs_per_s", messagesPerSecond, "msg/s");
+                    report.add(caseName, system.label(), "cycles_refused_pct", refusedCyclesPct, "%");
+                    report.add(caseName, system.label(), "msgs_per_poll", messagesPerPoll, "msg");
                 }
                 return;
             }
@@ -405,6 +411,7 @@ final class BusRuns
         final long t0 = System.nanoTime();
         long sent = 0;
         long cycles = 0;
+        long refusedCycles = 0;
         while (sent < count)
         {
             for (int burst = 0; burst < BURST && sent < count; burst++)
@@ -412,6 +419,7 @@ final class BusRuns
                 message.putLong(0, base + sent);
                 if (!endpoint.offer(0, message, 0, size))
                 {
+                    refusedCycles++;
                     break;
                 }
                 sent++;
@@ -429,6 +437,10 @@ final class BusRuns
         awaitResult(endpoint, system);
         final long elapsed = System.nanoTime() - t0;
         orchestratorShare = (double)(Control.threadCpuNs() - cpu0) / elapsed;
+        final long pollsWithMessages = control.in.readLong();
+        final long delivered = control.in.readLong();
+        refusedCyclesPct = 100.0 * refusedCycles / Math.max(1, cycles);
+        messagesPerPoll = (double)delivered / Math.max(1, pollsWithMessages);
         return count * 1e9 / elapsed;
     }
 

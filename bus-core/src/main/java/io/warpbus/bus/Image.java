@@ -50,6 +50,12 @@ public final class Image
     /** The ring's metadata (commit and consumed positions): see {@link RingDescriptor}. */
     private final UnsafeBuffer control;
     private final int controlOffset;
+    /**
+     * Where the commit position a poll reads first is: the ring's own, or (IPC, reading the publisher's log in
+     * place) the log's, which the ring's then only bounds ({@link RingDescriptor#FOLLOW_LOG_COMMIT}).
+     */
+    private UnsafeBuffer firstCommit;
+    private int firstCommitOffset;
     private int mask;
     private final boolean conflating;
     private final ImageListener listener;
@@ -102,6 +108,8 @@ public final class Image
         this.mask = capacity - 1;
         this.control = control;
         this.controlOffset = controlOffset;
+        this.firstCommit = control;
+        this.firstCommitOffset = controlOffset + RingDescriptor.COMMIT_POSITION_OFFSET;
         this.conflating = SlowConsumerPolicy.CONFLATE == subscription.policy();
         this.listener = subscription.listener();
         this.position = initialPosition;
@@ -457,9 +465,29 @@ public final class Image
         return positionCounter;
     }
 
+    /**
+     * What polls may read up to: the lower of the two commit positions, the log's (or the ring's own again) first,
+     * so that a bound the publisher stored into the ring before that commit position is seen with it.
+     *
+     * @return the position.
+     */
     long commitPosition()
     {
-        return control.getLongVolatile(controlOffset + RingDescriptor.COMMIT_POSITION_OFFSET);
+        final long first = firstCommit.getLongVolatile(firstCommitOffset);
+        return Math.min(first, control.getLongVolatile(controlOffset + RingDescriptor.COMMIT_POSITION_OFFSET));
+    }
+
+    /**
+     * Follow the commit position of the publisher's log this image reads in place (IPC), bounded by the ring's;
+     * set before the image is offered to any poller.
+     *
+     * @param trailer the log's trailer.
+     * @param offset  of the commit position in it.
+     */
+    void followLogCommit(final UnsafeBuffer trailer, final int offset)
+    {
+        this.firstCommit = trailer;
+        this.firstCommitOffset = offset;
     }
 
     long consumedPosition()
@@ -519,6 +547,9 @@ public final class Image
         header.buffer(frames);
         this.capacity = capacity;
         this.mask = capacity - 1;
+        // The log goes: the ring's commit position, which the publisher made final at the drop, is the only one.
+        this.firstCommit = control;
+        this.firstCommitOffset = controlOffset + RingDescriptor.COMMIT_POSITION_OFFSET;
         state.set(ACTIVE);
         return true;
     }

@@ -266,8 +266,8 @@ final class IpcDirectory
      * time over its duty cycles ({@link IpcSubscriptionEndpoint}).
      *
      * @param file         the log.
-     * @param windowLength the length its publisher declared.
-     * @return the mapping.
+     * @param windowLength the window its publisher declared.
+     * @return the mapping: the window, then the log's trailer ({@link RingDescriptor#LOG_TRAILER_LENGTH}).
      * @throws BusException naming what is wrong with the file.
      */
     static MappedByteBuffer mapLog(final Path file, final int windowLength)
@@ -280,12 +280,13 @@ final class IpcDirectory
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
             final long size = channel.size();
-            if (size != windowLength)
+            final long expected = (long)windowLength + RingDescriptor.LOG_TRAILER_LENGTH;
+            if (size != expected)
             {
                 throw new BusException("publication log " + file + " holds " + size + " bytes but its publisher " +
-                    "declared " + windowLength);
+                    "declared a window of " + windowLength + " (a file of " + expected + ")");
             }
-            return channel.map(FileChannel.MapMode.READ_ONLY, 0, windowLength);
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, expected);
         }
         catch (final IOException ex)
         {

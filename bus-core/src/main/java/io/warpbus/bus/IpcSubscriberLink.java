@@ -53,6 +53,9 @@ final class IpcSubscriberLink extends SubscriberLink
     private long movedAtNs;
     private long heldFrom = Long.MAX_VALUE;
     private boolean unmapped;
+    /** What this side last stored in the ring's commit line (see {@link #writeCommit}). */
+    private long storedCommit;
+    private long storedHeartbeatMs;
 
     IpcSubscriberLink(
         final String name,
@@ -100,12 +103,33 @@ final class IpcSubscriberLink extends SubscriberLink
         return true;
     }
 
+    /**
+     * Store only what changed: the subscriber's poll reads this line all the time, so each store takes the line
+     * back from its core. A subscriber reading the log whose commit position is the log's own follows the log's
+     * (stored once per cycle for all of them, {@link LogBuffer#storeCommit}); its ring holds a bound only while
+     * its window limits it. The heartbeat is stored once a millisecond at most.
+     */
     @Override
     boolean writeCommit(
-        final long commitPosition, final long logPosition, final long nowMs, final int sessionId, final int status)
+        final long commitPosition,
+        final long logPosition,
+        final long logCommit,
+        final long nowMs,
+        final int sessionId,
+        final int status)
     {
-        ring.putLongOrdered(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, nowMs);
-        ring.putLongOrdered(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, commitPosition);
+        if (nowMs != storedHeartbeatMs)
+        {
+            ring.putLongOrdered(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, nowMs);
+            storedHeartbeatMs = nowMs;
+        }
+        final long ringCommit = readsLog && commitPosition == logCommit ? RingDescriptor.FOLLOW_LOG_COMMIT :
+            commitPosition;
+        if (ringCommit != storedCommit)
+        {
+            ring.putLongOrdered(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, ringCommit);
+            storedCommit = ringCommit;
+        }
         return true;
     }
 
@@ -239,6 +263,8 @@ final class IpcSubscriberLink extends SubscriberLink
         ring.putLong(trailer + RingDescriptor.GAP_TO_OFFSET, gapTo);
         ring.putInt(trailer + RingDescriptor.PUBLISHER_SESSION_OFFSET, sessionId);
         ring.putLong(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, position);
+        storedCommit = position;
+        storedHeartbeatMs = nowMs;
         ring.putLong(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET, position);
         ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, readsLog ? logWindow : 0);
         ring.putLong(trailer + RingDescriptor.LOG_PID_OFFSET, ProcessHandle.current().pid());
@@ -269,6 +295,13 @@ final class IpcSubscriberLink extends SubscriberLink
             return;
         }
         closeReason = reason;
+        if (readsLog && ACTIVE == state)
+        {
+            // No longer the log's: what the subscriber was given, whatever the log commits from now on. A dropped
+            // subscriber reads on from its ring, which holds exactly this (moveUnconsumedFrames).
+            ring.putLongOrdered(trailer + RingDescriptor.COMMIT_POSITION_OFFSET, committed);
+            storedCommit = committed;
+        }
         if (readsLog && RingDescriptor.PUBLISHER_DROPPED == status && ACTIVE == state)
         {
             // The publication goes on reusing its log; when it closes instead, nothing writes the log again.

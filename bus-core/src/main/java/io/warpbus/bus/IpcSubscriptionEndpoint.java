@@ -77,6 +77,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private boolean closing;
     /** While {@link #MAPPING_LOG}: the log, its bytes brought in so far, and the join the publisher offered. */
     private UnsafeBuffer logFrames;
+    /** The log's trailer, with its commit position, while this subscription reads the log. */
+    private UnsafeBuffer logTrailer;
     private int logTouched;
     private int joinSession;
     private JoinPolicy.JoinPoint joinPoint;
@@ -232,7 +234,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 ex.getMessage(), ex), nowNs);
             return;
         }
-        logFrames = new UnsafeBuffer(logMapping);
+        logFrames = new UnsafeBuffer(logMapping, 0, logWindow);
+        logTrailer = new UnsafeBuffer(logMapping, logWindow, RingDescriptor.LOG_TRAILER_LENGTH);
         logTouched = 0;
         state = MAPPING_LOG;
     }
@@ -262,6 +265,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         logTouched = to;
         if (to == logFrames.capacity())
         {
+            IpcDirectory.preTouch(logTrailer, 0, RingDescriptor.LOG_TRAILER_LENGTH);
             openImage(logFrames, logFrames.capacity(), nowNs);
         }
         return 1;
@@ -272,6 +276,10 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         image = new Image(subscription, joinSession, "ipc:" + file.getFileName(), frames, framesCapacity, ring,
             trailer, joinPoint,
             conductor.counters().imagePosition(subscription.registrationId(), channel, joinSession, "ipc"));
+        if (frames == logFrames)
+        {
+            image.followLogCommit(logTrailer, RingDescriptor.LOG_COMMIT_OFFSET);
+        }
         image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         joinPoint = null;
         state = CONNECTED;
@@ -352,6 +360,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         IoUtil.unmap(logMapping);
         logMapping = null;
         logFrames = null;
+        logTrailer = null;
         ring.putIntOrdered(trailer + RingDescriptor.LOG_RELEASED_OFFSET, 1);
     }
 

@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.iwarp.MemoryRegion;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -39,7 +40,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ceiling: the slowest blocking subscriber's room, and never past the clean region.
  * <p>
  * An IPC publication's log is a memory-mapped file in the stream's IPC directory, so that block and drop
- * subscribers on the host read frames where the writer put them (see {@link IpcSubscriberLink}).
+ * subscribers on the host read frames where the writer put them (see {@link IpcSubscriberLink}); after the window,
+ * the file holds the log's commit position for them ({@link RingDescriptor#LOG_TRAILER_LENGTH}).
  */
 final class LogBuffer
 {
@@ -72,6 +74,9 @@ final class LogBuffer
     MemoryRegion region;
     /** The file an IPC log is mapped from, or null for a log in process memory. */
     final Path file;
+    /** An IPC log's metadata after its window (the log's commit position), or null. */
+    private final UnsafeBuffer trailer;
+    private long storedCommit;
 
     LogBuffer(final int termLength, final int windowLength)
     {
@@ -97,17 +102,19 @@ final class LogBuffer
         this.windowLength = windowLength;
         this.windowMask = windowLength - 1;
         this.byteBuffer = byteBuffer;
-        this.buffer = new UnsafeBuffer(byteBuffer);
+        this.buffer = new UnsafeBuffer(byteBuffer, 0, windowLength);
         this.cleanPosition = 2L * termLength;
         this.file = file;
+        this.trailer = null == file ? null :
+            new UnsafeBuffer(byteBuffer, windowLength, RingDescriptor.LOG_TRAILER_LENGTH);
     }
 
     /**
-     * A log in a new file of {@code windowLength} zeroes ({@link IpcDirectory#createZeroed}), for subscribers on
-     * this host to map, with every page brought in for the writer.
+     * A log in a new file of zeroes ({@link IpcDirectory#createZeroed}), the window and its trailer, for subscribers
+     * on this host to map, with every page brought in for the writer.
      *
      * @param termLength   frames never cross a multiple of this.
-     * @param windowLength the file's length.
+     * @param windowLength the frames' part of the file.
      * @param file         where; it must not exist.
      * @return the log.
      * @throws IOException when the file cannot be created or filled (it is then deleted).
@@ -115,7 +122,23 @@ final class LogBuffer
     static LogBuffer mapped(final int termLength, final int windowLength, final Path file) throws IOException
     {
         return new LogBuffer(termLength, windowLength, IpcDirectory.preTouch(IpcDirectory.createZeroed(file,
-            windowLength)), file);
+            windowLength + RingDescriptor.LOG_TRAILER_LENGTH)), file);
+    }
+
+    /**
+     * Store the log's commit position for the subscribers that read an IPC log in place and follow it, after
+     * whatever bounds this cycle stored into their rings (see {@link RingDescriptor}); a log in process memory
+     * has no such reader.
+     *
+     * @param position the published position, as every following subscriber was sent it this cycle.
+     */
+    void storeCommit(final long position)
+    {
+        if (null != trailer && position != storedCommit)
+        {
+            trailer.putLongOrdered(RingDescriptor.LOG_COMMIT_OFFSET, position);
+            storedCommit = position;
+        }
     }
 
     /**

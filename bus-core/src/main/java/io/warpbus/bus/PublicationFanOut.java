@@ -173,6 +173,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                     context.heartbeatIntervalNs());
             }
         }
+        log.storeCommit(published);
     }
 
     int doWork(final long nowNs, final long nowMs)
@@ -245,6 +246,8 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                 slowest = Math.min(slowest, held);
             }
         }
+        // After every ring's bound of this cycle: a subscriber that reads the log's commit position sees them too.
+        log.storeCommit(published);
         updateLimit(connected, blockingLimit, published);
         // Volatile stores are full fences on x86, five of them a cycle a measurable share of an IPC round trip:
         // each of these fields is written only when it changes.

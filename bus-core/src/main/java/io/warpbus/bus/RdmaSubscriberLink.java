@@ -123,7 +123,12 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
 
     @Override
     boolean writeCommit(
-        final long commitPosition, final long logPosition, final long nowMs, final int sessionId, final int status)
+        final long commitPosition,
+        final long logPosition,
+        final long logCommit,
+        final long nowMs,
+        final int sessionId,
+        final int status)
     {
         final long sessionAndStatus = (sessionId & 0xFFFF_FFFFL) | ((long)status << 32);
         if (QueuePair.POSTED == qp.postWriteInline(logPosition, commitPosition, nowMs, sessionAndStatus,

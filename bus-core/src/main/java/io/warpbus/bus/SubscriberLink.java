@@ -143,12 +143,15 @@ abstract class SubscriberLink
      * @param commitPosition ring position the subscriber may read up to.
      * @param logPosition    log position of everything written so far (the log below it is no longer needed
      *                       once this write completes).
+     * @param logCommit      the log's own commit position this cycle (the published position), which a subscriber
+     *                       reading the log in place follows while its commit position equals it.
      * @param nowMs          heartbeat time.
      * @param sessionId      the publication's session.
      * @param status         publisher status for the ring metadata.
      * @return true when posted.
      */
-    abstract boolean writeCommit(long commitPosition, long logPosition, long nowMs, int sessionId, int status);
+    abstract boolean writeCommit(
+        long commitPosition, long logPosition, long logCommit, long nowMs, int sessionId, int status);
 
     /** The subscriber's consumed ring position and heartbeat, refreshed into {@link #consumed}. */
     abstract void readCredit(long nowNs);
@@ -214,7 +217,7 @@ abstract class SubscriberLink
             frameBoundary(log, published);
         if (commit > committed || nowNs - lastCommitNs >= heartbeatIntervalNs)
         {
-            if (writeCommit(commit, logPosition, nowMs, sessionId, RingDescriptor.PUBLISHER_CONNECTED))
+            if (writeCommit(commit, logPosition, published, nowMs, sessionId, RingDescriptor.PUBLISHER_CONNECTED))
             {
                 committed = commit;
                 lastCommitNs = nowNs;

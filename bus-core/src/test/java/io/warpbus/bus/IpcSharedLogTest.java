@@ -24,6 +24,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -82,7 +83,8 @@ class IpcSharedLogTest
             BusTestProcess.KEY_OFFSET + ":4");
         await(() -> 3 == publication.subscriberCount(), "three subscribers to join");
         final Path log = IpcDirectory.logFile(stream(31), ProcessHandle.current().pid(), publication.sessionId());
-        assertEquals(BusTestProcess.WINDOW, Files.size(log), "the log is a file of the window's length");
+        assertEquals(BusTestProcess.WINDOW + RingDescriptor.LOG_TRAILER_LENGTH, Files.size(log),
+            "the log is a file of the window and its trailer");
 
         final int count = 1_000;
         final long[] next = new long[3];
@@ -104,21 +106,29 @@ class IpcSharedLogTest
             return next[0] == count && next[1] == count && next[2] == count;
         }, "every message to reach every subscriber");
 
+        final long logCommit = ByteBuffer.wrap(Files.readAllBytes(log)).order(ByteOrder.nativeOrder())
+            .getLong(BusTestProcess.WINDOW + RingDescriptor.LOG_COMMIT_OFFSET);
+        assertEquals(publication.position(), logCommit, "the log's commit position is the published position");
         for (final Path ring : files(stream(31), "ring-*.dat"))
         {
             final byte[] bytes = Files.readAllBytes(ring);
             final int capacity = bytes.length - RingDescriptor.TRAILER_LENGTH;
-            final int policy = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder())
-                .getInt(capacity + RingDescriptor.POLICY_OFFSET);
+            final ByteBuffer trailer = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+            final int policy = trailer.getInt(capacity + RingDescriptor.POLICY_OFFSET);
+            final long ringCommit = trailer.getLong(capacity + RingDescriptor.COMMIT_POSITION_OFFSET);
             final int written = nonZero(bytes, capacity);
             if (SlowConsumerPolicy.CONFLATE.ordinal() == policy)
             {
                 assertTrue(written >= count * FRAME / 2, "frames are copied into a conflating ring: " + written);
+                assertTrue(ringCommit > 0 && ringCommit <= logCommit, "a conflating ring's own commit position: " +
+                    ringCommit);
             }
             else
             {
                 assertEquals(0, written, "nothing is copied into the ring of a " +
                     SlowConsumerPolicy.values()[policy] + " subscriber");
+                assertEquals(RingDescriptor.FOLLOW_LOG_COMMIT, ringCommit, "a " + SlowConsumerPolicy.values()[policy] +
+                    " subscriber that keeps up follows the log's commit position, with no store into its ring");
             }
         }
 
@@ -416,7 +426,8 @@ class IpcSharedLogTest
 
         await(() -> events.stream().anyMatch((e) -> e.contains("subscription " + channel +
             " cannot read its publisher's log: publication log " + log + " holds 4096 bytes but its publisher " +
-            "declared " + BusTestProcess.WINDOW)), "the subscriber to name the log it cannot read");
+            "declared a window of " + BusTestProcess.WINDOW + " (a file of " + (BusTestProcess.WINDOW + 4096) +
+            ")")), "the subscriber to name the log it cannot read");
         final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
         while (System.nanoTime() - until < 0)
         {
@@ -472,6 +483,75 @@ class IpcSharedLogTest
         }, "a counter to be free again");
         assertEquals(List.of(IpcDirectory.logFile(stream(streamId), ProcessHandle.current().pid(),
             publication[0].sessionId())), files(stream(streamId), "log-*.dat"), "after: " + failure.getMessage());
+    }
+
+    /**
+     * A drop subscriber more than its ring behind (but less than its drop lag) may read only a ring ahead of what
+     * it consumed: its ring then carries that bound, below the log's commit position. Once it has caught up it
+     * follows the log's commit position again, and it receives every message once, in order.
+     */
+    @Test
+    void shouldBoundASubscriberARingBehindAndLetItFollowTheLogOnceCaughtUp() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=35";
+        final int ring = 64 * 1024;
+        final Subscription behind = bus.addSubscription(channel + "|policy=drop|ring=64k");
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=512k");
+        await(() -> 1 == publication.subscriberCount(), "the subscriber to join");
+        final Path ringFile = files(stream(35), "ring-*.dat").get(0);
+        final Path log = IpcDirectory.logFile(stream(35), ProcessHandle.current().pid(), publication.sessionId());
+
+        final int count = 3 * ring / FRAME;
+        for (int i = 0; i < count; )
+        {
+            Await.checkInterrupted();
+            BusTestProcess.fill(message, i, SIZE, 0);
+            if (publication.offer(message, 0, SIZE) > 0)
+            {
+                i++;
+            }
+            bus.doWork();
+        }
+        bus.doWork();
+        assertEquals(publication.position(), commitInTrailer(log, BusTestProcess.WINDOW +
+            RingDescriptor.LOG_COMMIT_OFFSET), "the log commits everything published");
+        final long bound = commitInTrailer(ringFile, ring + RingDescriptor.COMMIT_POSITION_OFFSET);
+        assertTrue(bound > 0 && bound <= ring, "the ring bounds a subscriber a ring behind to one ring ahead of " +
+            "what it consumed (nothing yet): " + bound);
+
+        final long[] next = { 0 };
+        await(() ->
+        {
+            behind.poll((buffer, offset, length, header) ->
+            {
+                final long value = buffer.getLong(offset);
+                if (value != next[0] || !isMessage(buffer, offset, value))
+                {
+                    fail("expected message " + next[0] + " intact, got " + value);
+                }
+                next[0]++;
+            }, 64);
+            return next[0] == count;
+        }, "every message to arrive");
+        await(() -> RingDescriptor.FOLLOW_LOG_COMMIT == commitInTrailer(ringFile, ring +
+            RingDescriptor.COMMIT_POSITION_OFFSET), "the caught-up subscriber to follow the log again");
+        assertEquals(0, behind.missingMessages(), "nothing missed");
+        assertTrue(events.stream().noneMatch((e) -> e.contains("dropped")), "not dropped: " + events);
+    }
+
+    private static long commitInTrailer(final Path file, final int offset)
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final ByteBuffer word = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
+            channel.read(word, offset);
+            return word.getLong(0);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /**

@@ -263,7 +263,12 @@ class JoinPolicyTest
 
         @Override
         boolean writeCommit(
-            final long commitPosition, final long logPosition, final long nowMs, final int sessionId, final int status)
+            final long commitPosition,
+            final long logPosition,
+            final long logCommit,
+            final long nowMs,
+            final int sessionId,
+            final int status)
         {
             return true;
         }

@@ -26,7 +26,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   | frames: position p at offset p &amp; (capacity - 1)  | metadata (TRAILER_LENGTH bytes)    |
  *   +------------------------------------------+---------------------------------------------+
  *   metadata, written by the publisher (by RDMA Write, or by the publisher's process for IPC):
- *     0  commit position     (long)  frames below it are complete
+ *     0  commit position     (long)  frames below it are complete; FOLLOW_LOG_COMMIT (IPC, reading the log):
+ *                                    the log's own commit position, for as long as this ring does not bound it
  *     8  publisher heartbeat (long)  epoch ms of the publisher's last write
  *    16  publisher session   (int)
  *    20  publisher status    (int)   0 none, 1 connected, 2 closed (end of stream), 3 rejected, 4 dropped
@@ -46,7 +47,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   256  replay endpoint     (int length + ASCII host:port, up to 64 bytes) written by a recorder subscribing
  *                            with its announce, overwritten by the publisher at attach with the stream's one
  *   328  log window          (int)   set at attach: 0 when frames are copied into this ring (conflate), else the
- *                                    length of the publisher's log file, which this subscriber reads in place
+ *                                    window of the publisher's log file, which this subscriber reads in place
  *   336  log pid             (long)  set at attach: the publishing process, which with the session names the log
  *   344  log released        (int)   1 once a dropped subscriber no longer reads the log (its frames were moved)
  * </pre>
@@ -54,6 +55,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * and receives frames there only when it is dropped (what was committed to it is moved there).
  * The commit word is written after the frame bytes it covers, by a separate write: a reader that sees it with
  * acquire semantics sees those bytes, even if a transport placed the bytes of one write in any order.
+ * <p>
+ * An IPC publication's log file is its window followed by {@link #LOG_TRAILER_LENGTH} bytes whose first long is the
+ * log's commit position, stored once per duty cycle for every subscriber that reads the log in place: one store
+ * for all of them, where a store into each ring's line would have to take that line back from the subscriber's
+ * core every cycle. Such a subscriber's limit is the lower of the two commit positions; its ring's holds
+ * {@link #FOLLOW_LOG_COMMIT} except while its own window bounds it, and is stored before the log's.
  */
 public final class RingDescriptor
 {
@@ -103,6 +110,12 @@ public final class RingDescriptor
     public static final int LOG_PID_OFFSET = 336;
     /** Set by a dropped subscriber that read the log in place once nothing reads it any more (IPC). */
     public static final int LOG_RELEASED_OFFSET = 344;
+    /** Bytes after an IPC publication's log window: the log's commit position, then nothing yet. */
+    public static final int LOG_TRAILER_LENGTH = 4096;
+    /** The log's commit position, from the start of the log's trailer. */
+    public static final int LOG_COMMIT_OFFSET = 0;
+    /** A ring's commit position meaning "no bound of its own: read the log's" (IPC, reading the log in place). */
+    public static final long FOLLOW_LOG_COMMIT = Long.MAX_VALUE;
     /** Longest replay endpoint. */
     public static final int MAX_ENDPOINT_LENGTH = 64;
     /** Longest reject reason. */

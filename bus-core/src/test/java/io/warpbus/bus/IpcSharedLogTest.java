@@ -494,20 +494,18 @@ class IpcSharedLogTest
     void shouldBoundASubscriberARingBehindAndLetItFollowTheLogOnceCaughtUp() throws Exception
     {
         launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final String channel = "warp:ipc?stream=35";
+        final String channel = "warp:ipc?stream=39";
         final int ring = 64 * 1024;
         final Subscription behind = bus.addSubscription(channel + "|policy=drop|ring=64k");
         final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=512k");
         await(() -> 1 == publication.subscriberCount(), "the subscriber to join");
-        final Path ringFile = files(stream(35), "ring-*.dat").get(0);
-        final Path log = IpcDirectory.logFile(stream(35), ProcessHandle.current().pid(), publication.sessionId());
+        final Path ringFile = files(stream(39), "ring-*.dat").get(0);
+        final Path log = IpcDirectory.logFile(stream(39), ProcessHandle.current().pid(), publication.sessionId());
 
         final int count = 3 * ring / FRAME;
         for (int i = 0; i < count; )
         {
-            Await.checkInterrupted();
-            BusTestProcess.fill(message, i, SIZE, 0);
-            if (publication.offer(message, 0, SIZE) > 0)
+            if (offer(publication, i))
             {
                 i++;
             }
@@ -550,7 +548,7 @@ class IpcSharedLogTest
     void shouldDropASubscriberOnlyOnAFreshCredit() throws Exception
     {
         launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final String channel = "warp:ipc?stream=36";
+        final String channel = "warp:ipc?stream=40";
         final Subscription subscription = bus.addSubscription(channel + "|policy=drop|ring=512k");
         final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=16k");
         await(() -> 1 == publication.subscriberCount(), "the subscriber to join");
@@ -572,9 +570,7 @@ class IpcSharedLogTest
             final long target = offered + burst;
             while (offered < target)
             {
-                Await.checkInterrupted();
-                BusTestProcess.fill(message, offered, SIZE, 0);
-                if (publication.offer(message, 0, SIZE) > 0)
+                if (offer(publication, offered))
                 {
                     offered++;
                 }
@@ -692,14 +688,24 @@ class IpcSharedLogTest
     private void offerAndCycle(
         final Publication publication, final long[] published, final Subscription fast, final long[] fastNext)
     {
-        Await.checkInterrupted();
-        BusTestProcess.fill(message, published[0], SIZE, 0);
-        if (publication.offer(message, 0, SIZE) > 0)
+        if (offer(publication, published[0]))
         {
             published[0]++;
         }
         bus.doWork();
         fast.poll((buffer, offset, length, header) -> fastNext[0] = buffer.getLong(offset) + 1, 256);
+    }
+
+    /**
+     * Offer message {@code value} (see {@link #isMessage}).
+     *
+     * @return true when the publication took it.
+     */
+    private boolean offer(final Publication publication, final long value)
+    {
+        Await.checkInterrupted();
+        BusTestProcess.fill(message, value, SIZE, 0);
+        return publication.offer(message, 0, SIZE) > 0;
     }
 
     private static boolean isMessage(final DirectBuffer buffer, final int offset, final long value)

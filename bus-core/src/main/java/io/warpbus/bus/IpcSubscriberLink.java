@@ -39,9 +39,6 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class IpcSubscriberLink extends SubscriberLink
 {
-    /** How stale a log-reading subscriber's credit may be while its window is less than half used. */
-    static final long CREDIT_READ_INTERVAL_NS = 20_000;
-
     final Path file;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer ring;
@@ -59,7 +56,6 @@ final class IpcSubscriberLink extends SubscriberLink
     /** What this side last stored in the ring's commit line (see {@link #writeCommit}). */
     private long storedCommit;
     private long storedHeartbeatMs;
-    private long creditReadNs;
 
     IpcSubscriberLink(
         final String name,
@@ -137,24 +133,9 @@ final class IpcSubscriberLink extends SubscriberLink
         return true;
     }
 
-    /**
-     * The subscriber stores its consumed position after every poll, so each read of that line is a miss: four a
-     * duty cycle for four subscribers kept up with, a cost Aeron's conductor pays only when its subscribers move.
-     * A subscriber reading the log is read when its window is half used (its credit then bounds the publisher's
-     * limit), and otherwise every {@link #CREDIT_READ_INTERVAL_NS}, for liveness, departures and counters. A
-     * conflating one is read every cycle: its credit decides what is conflated.
-     */
-    @Override
-    boolean creditDue(final long nowNs)
-    {
-        return !readsLog || nowNs - creditReadNs >= CREDIT_READ_INTERVAL_NS ||
-            consumed + ringCapacity - ringPosition < ringCapacity / 2;
-    }
-
     @Override
     void readCredit(final long nowNs)
     {
-        creditReadNs = nowNs;
         final long heartbeat = ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET);
         if (heartbeat != lastSubscriberHeartbeat)
         {

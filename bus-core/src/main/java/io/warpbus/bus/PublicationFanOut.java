@@ -183,7 +183,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             draining.removeIf(SubscriberLink::isDrained);
         }
         int work = sequencer.scan();
-        work += clean(nowNs);
+        work += clean();
         if (null != ipc)
         {
             work += ipc.poll(nowNs, nowMs);
@@ -205,20 +205,16 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             {
                 continue;
             }
-            final boolean fresh = link.creditDue(nowNs);
-            if (fresh)
+            link.readCredit(nowNs);
+            if (link.hasLeft())
             {
-                link.readCredit(nowNs);
-                if (link.hasLeft())
-                {
-                    // Its subscription closed: a normal departure, not an error.
-                    conductor.countDisconnect();
-                    link.close("subscriber closed", RingDescriptor.PUBLISHER_CLOSED);
-                    retire(link);
-                    continue;
-                }
+                // Its subscription closed: a normal departure, not an error.
+                conductor.countDisconnect();
+                link.close("subscriber closed", RingDescriptor.PUBLISHER_CLOSED);
+                retire(link);
+                continue;
             }
-            final String problem = checkLink(link, published, nowNs, fresh);
+            final String problem = checkLink(link, published, nowNs);
             if (null != problem)
             {
                 dropLink(link, problem, RingDescriptor.PUBLISHER_DROPPED);
@@ -279,7 +275,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
      * Keep the log clean two terms ahead of the published position. A term is reused only once every subscriber
      * has been sent what it held; a drop or conflate subscriber still behind it is dropped.
      */
-    private int clean(final long nowNs)
+    private int clean()
     {
         final long published = log.published.get();
         final long target = (published & ~(long)log.termMask) + 2L * log.termLength;
@@ -311,15 +307,6 @@ final class PublicationFanOut implements IpcRendezvous.Admission
                     (SlowConsumerPolicy.CONFLATE == link.policy && link.logPosition >= reusedFrom)))
                 {
                     return 0;
-                }
-                if (SubscriberLink.ACTIVE == link.state)
-                {
-                    // Dropped on a fresh credit only (SubscriberLink.creditDue).
-                    link.readCredit(nowNs);
-                    if (retainedFrom(link) >= reusedFrom)
-                    {
-                        continue;
-                    }
                 }
                 dropLink(link, "slow consumer: fell behind the publisher's retained log (" +
                     (published - link.completedLogPosition()) + " bytes behind, window " + log.windowLength + ")",
@@ -384,34 +371,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         }
     }
 
-    /**
-     * Why the subscriber must be dropped, or null. A link whose credit was not read this cycle is judged again on
-     * a fresh one before it is dropped (see {@link SubscriberLink#creditDue}); one found to have left meanwhile is
-     * left to the next cycle that reads its credit.
-     */
-    private String checkLink(final SubscriberLink link, final long published, final long nowNs, final boolean fresh)
-    {
-        String unreachable = unreachable(link, nowNs);
-        String slow = null == unreachable ? link.dropReason(published, nowNs) : null;
-        if ((null != unreachable || null != slow) && !fresh)
-        {
-            link.readCredit(nowNs);
-            if (link.hasLeft())
-            {
-                return null;
-            }
-            unreachable = unreachable(link, nowNs);
-            slow = null == unreachable ? link.dropReason(published, nowNs) : null;
-        }
-        if (null != slow)
-        {
-            conductor.countSlowConsumerDrop();
-            return slow;
-        }
-        return unreachable;
-    }
-
-    private String unreachable(final SubscriberLink link, final long nowNs)
+    private String checkLink(final SubscriberLink link, final long published, final long nowNs)
     {
         final String failure = link.failure();
         if (null != failure)
@@ -423,7 +383,12 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             return "subscriber heartbeat timeout: nothing heard for " + (nowNs - link.lastHeardNs) / 1_000_000 +
                 " ms";
         }
-        return null;
+        final String slow = link.dropReason(published, nowNs);
+        if (null != slow)
+        {
+            conductor.countSlowConsumerDrop();
+        }
+        return slow;
     }
 
     void dropLink(final SubscriberLink link, final String reason, final int status)

@@ -156,18 +156,6 @@ abstract class SubscriberLink
     /** The subscriber's consumed ring position and heartbeat, refreshed into {@link #consumed}. */
     abstract void readCredit(long nowNs);
 
-    /**
-     * Should this cycle read the subscriber's credit (and whether it has left)? A transport whose credit costs a
-     * read of another core's line says when it matters; any decision to drop the subscriber reads it afresh first.
-     *
-     * @param nowNs the cycle's time.
-     * @return true to read it now.
-     */
-    boolean creditDue(final long nowNs)
-    {
-        return true;
-    }
-
     /** Transport-specific progress (completions); returns work done. */
     abstract int poll(long nowNs);
 

@@ -538,59 +538,6 @@ class IpcSharedLogTest
         assertTrue(events.stream().noneMatch((e) -> e.contains("dropped")), "not dropped: " + events);
     }
 
-    /**
-     * The publisher reads a log-reading subscriber's credit only every few microseconds while its window has room,
-     * so between two reads the subscriber looks further behind than it is. A drop is judged on a fresh credit: a
-     * subscriber that polls each burst before the next is never more than a burst behind, within its drop lag,
-     * though two bursts are not, and it is never dropped.
-     */
-    @Test
-    void shouldDropASubscriberOnlyOnAFreshCredit() throws Exception
-    {
-        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
-        final String channel = "warp:ipc?stream=40";
-        final Subscription subscription = bus.addSubscription(channel + "|policy=drop|ring=512k");
-        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|lag=16k");
-        await(() -> 1 == publication.subscriberCount(), "the subscriber to join");
-        final int burst = 100;
-        assertTrue(burst * FRAME < 16 * 1024 && 2 * burst * FRAME > 16 * 1024, "a burst within the lag, two not");
-
-        final long[] next = { 0 };
-        final FragmentHandler check = (buffer, offset, length, header) ->
-        {
-            if (buffer.getLong(offset) != next[0])
-            {
-                fail("expected message " + next[0] + ", got " + buffer.getLong(offset));
-            }
-            next[0]++;
-        };
-        long offered = 0;
-        for (int round = 0; round < 20_000; round++)
-        {
-            final long target = offered + burst;
-            while (offered < target)
-            {
-                if (offer(publication, offered))
-                {
-                    offered++;
-                }
-                else
-                {
-                    bus.doWork();
-                }
-            }
-            while (next[0] < offered)
-            {
-                Await.checkInterrupted();
-                bus.doWork();
-                subscription.poll(check, 256);
-                assertTrue(events.stream().noneMatch((e) -> e.contains("dropped")), "dropped in round " + round +
-                    " though never more than a burst behind: " + events);
-            }
-        }
-        assertEquals(0, subscription.missingMessages(), "nothing missed");
-    }
-
     private static long commitInTrailer(final Path file, final int offset)
     {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))

@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -175,8 +176,11 @@ public final class CountersFile implements AutoCloseable
         errorLogBuffer = new UnsafeBuffer(mapped, HEADER_LENGTH + metadataLength + valuesLength, errorLogLength);
         if (owner)
         {
+            // The reuse delay is elapsed time on this process alone, so it is measured on the monotonic clock: with
+            // the wall clock, a step back (NTP, a VM restored from a snapshot) kept every freed counter unusable for
+            // as long as the step, and each new publication failed for want of counters.
             countersManager = new CountersManager(
-                metadata, values, StandardCharsets.US_ASCII, SystemEpochClock.INSTANCE,
+                metadata, values, StandardCharsets.US_ASCII, CountersFile::monotonicMs,
                 COUNTER_FREE_TO_REUSE_TIMEOUT_MS);
             countersReader = countersManager;
             errorLog = new DistinctErrorLog(errorLogBuffer, SystemEpochClock.INSTANCE, StandardCharsets.UTF_8);
@@ -664,6 +668,11 @@ public final class CountersFile implements AutoCloseable
             throw invalid(file, "too large to map: " + expectedLength + " bytes");
         }
         return expectedLength;
+    }
+
+    private static long monotonicMs()
+    {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
     }
 
     private static IllegalStateException invalid(final Path file, final String problem)

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -119,6 +120,32 @@ class CountersFileTest
                     errors.get(0));
                 assertSame(owner.countersManager(), owner.countersReader());
             }
+        }
+    }
+
+    /**
+     * The delay before a freed counter is reused is elapsed time, measured on the monotonic clock: on the wall
+     * clock, a step back (NTP, a VM restored from a snapshot) kept freed counters unusable for as long as the step
+     * and every new publication failed for want of counters (seen in CI).
+     */
+    @Test
+    void shouldTimeTheReuseOfAFreedCounterOnTheMonotonicClock()
+    {
+        try (CountersFile owner = CountersFile.create(dir, MAX_COUNTERS, ERROR_LOG_LENGTH))
+        {
+            final CountersManager manager = owner.countersManager();
+            final AtomicCounter counter = manager.newCounter("freed", 7);
+            final long beforeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+            counter.close();
+            final long afterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+
+            final long deadlineMs = manager.getFreeForReuseDeadline(counter.id());
+            assertTrue(deadlineMs >= beforeMs + CountersFile.COUNTER_FREE_TO_REUSE_TIMEOUT_MS &&
+                deadlineMs <= afterMs + CountersFile.COUNTER_FREE_TO_REUSE_TIMEOUT_MS,
+                "deadline " + deadlineMs + " ms is not a second after the free on the monotonic clock (" + beforeMs +
+                "-" + afterMs + " ms); the wall clock reads " + System.currentTimeMillis() + " ms");
+            assertTrue(manager.newCounter("taken while the freed one waits", 7).id() != counter.id(),
+                "a freed counter waits out its delay");
         }
     }
 

@@ -92,10 +92,27 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         final long dropLag = channel.size("lag", 0 != context.dropLag() ? context.dropLag() : log.windowLength / 2);
         final long initialSequence = channel.number("initial-sequence", 0);
         this.registrationId = publication.registrationId;
-        this.positionCounter = counters.publisherPosition(registrationId, channel, sessionId);
-        this.limitCounter = counters.publisherLimit(registrationId, channel, sessionId);
-        this.messagesOut = counters.messagesOut(registrationId, channel);
-        this.bytesOut = counters.bytesOut(registrationId, channel);
+        AtomicCounter position = null;
+        AtomicCounter limit = null;
+        AtomicCounter messages = null;
+        try
+        {
+            position = counters.publisherPosition(registrationId, channel, sessionId);
+            limit = counters.publisherLimit(registrationId, channel, sessionId);
+            messages = counters.messagesOut(registrationId, channel);
+            this.bytesOut = counters.bytesOut(registrationId, channel);
+        }
+        catch (final RuntimeException ex)
+        {
+            // A full counters file: the ones already taken go back, or each refused publication would keep some.
+            counters.free(position);
+            counters.free(limit);
+            counters.free(messages);
+            throw ex;
+        }
+        this.positionCounter = position;
+        this.limitCounter = limit;
+        this.messagesOut = messages;
         this.singleWriter = publication instanceof ExclusivePublication;
         this.sequencer = new LogSequencer(log, singleWriter, initialSequence, positionCounter, messagesOut, bytesOut,
             counters.system(SystemCounterDescriptor.MESSAGES_SENT),

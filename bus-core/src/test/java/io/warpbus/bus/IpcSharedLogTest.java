@@ -35,6 +35,8 @@ import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -442,25 +445,9 @@ class IpcSharedLogTest
     @Test
     void shouldLeaveTheStreamFreeWhenAPublicationFailsAfterTakingIt() throws Exception
     {
-        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
-            .termLength(BusTestProcess.TERM_LENGTH).window(4 * BusTestProcess.TERM_LENGTH)
-            .ringCapacity(BusTestProcess.TERM_LENGTH).errorHandler((throwable) -> events.add(throwable.getMessage())));
         final List<ExclusivePublication> publications = new ArrayList<>();
-        int streamId = 100;
-        RuntimeException failure = null;
-        while (null == failure && streamId < 2_000)
-        {
-            try
-            {
-                publications.add(bus.addExclusivePublication("warp:ipc?stream=" + streamId));
-                streamId++;
-            }
-            catch (final RuntimeException ex)
-            {
-                failure = ex;
-            }
-        }
-        assertTrue(null != failure, "the counters file never filled up");
+        final RuntimeException failure = fillTheCountersWithPublications(publications);
+        final int streamId = 100 + publications.size();
         assertEquals(List.of(), files(stream(streamId), "log-*.dat"), "the failed publication's log is deleted");
 
         // Freed counters are reused a second after (CountersFile.COUNTER_FREE_TO_REUSE_TIMEOUT_MS): until then the
@@ -483,6 +470,62 @@ class IpcSharedLogTest
         }, "a counter to be free again");
         assertEquals(List.of(IpcDirectory.logFile(stream(streamId), ProcessHandle.current().pid(),
             publication[0].sessionId())), files(stream(streamId), "log-*.dat"), "after: " + failure.getMessage());
+    }
+
+    /**
+     * A publication refused for want of counters gives back those it took before the one it could not get. With
+     * three counters free it takes its back-pressure, position and limit counters and fails on the fourth; as many
+     * counters are allocated afterwards as before.
+     */
+    @Test
+    void shouldGiveBackTheCountersARefusedPublicationTook() throws IOException
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final CountersManager manager = bus.conductor().counters().manager();
+        final List<AtomicCounter> fillers = new ArrayList<>();
+        while (manager.available() > 3)
+        {
+            fillers.add(manager.newCounter("filler"));
+        }
+        final int allocated = allocatedCounters(manager);
+
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> bus.addExclusivePublication("warp:ipc?stream=40"));
+        assertTrue(refused.getMessage().contains("unable to allocate counter"), refused.getMessage());
+        assertEquals(allocated, allocatedCounters(manager), "counters kept by the refused publication");
+        assertEquals(List.of(), files(stream(40), "log-*.dat"), "the refused publication's log is deleted");
+    }
+
+    /**
+     * Add IPC publications on streams 100, 101, ... until the counters file is full.
+     *
+     * @param publications receives the publications made.
+     * @return the failure of the first publication refused.
+     */
+    private RuntimeException fillTheCountersWithPublications(final List<ExclusivePublication> publications)
+    {
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .termLength(BusTestProcess.TERM_LENGTH).window(4 * BusTestProcess.TERM_LENGTH)
+            .ringCapacity(BusTestProcess.TERM_LENGTH).errorHandler((throwable) -> events.add(throwable.getMessage())));
+        while (publications.size() < 1_900)
+        {
+            try
+            {
+                publications.add(bus.addExclusivePublication("warp:ipc?stream=" + (100 + publications.size())));
+            }
+            catch (final RuntimeException ex)
+            {
+                return ex;
+            }
+        }
+        throw new AssertionError("the counters file never filled up");
+    }
+
+    private static int allocatedCounters(final CountersManager manager)
+    {
+        final int[] count = new int[1];
+        manager.forEach((counterId, typeId, keyBuffer, label) -> count[0]++);
+        return count[0];
     }
 
     /**

@@ -206,8 +206,9 @@ class DemoCommandTest
             {
                 if (System.nanoTime() - gone > 0)
                 {
+                    final String lingering = describe(pid);
                     ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-                    fail("process " + pid + " outlived the demo by 45 s");
+                    fail("process " + pid + " outlived the demo by 45 s: " + lingering + logs());
                 }
                 Thread.sleep(50);
             }
@@ -268,6 +269,23 @@ class DemoCommandTest
             }
         }
         return pids;
+    }
+
+    /**
+     * Which child a process is and where its threads are, to explain one that does not stop.
+     */
+    private String describe(final long pid) throws IOException, InterruptedException
+    {
+        final String command = ProcessHandle.of(pid).flatMap((handle) -> handle.info().commandLine()).orElse("?");
+        final Path dump = dir.resolve("threads-" + pid + ".txt");
+        final Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(pid), "Thread.print").redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+        if (!jcmd.waitFor(20, TimeUnit.SECONDS))
+        {
+            jcmd.destroyForcibly();
+        }
+        return command.substring(Math.max(0, command.length() - 300)) + "\n--- threads ---\n" +
+            read(dump);
     }
 
     /**

@@ -41,9 +41,6 @@ public abstract class Publication implements AutoCloseable
     public static final long CLOSED = -4;
     /** The stream position would overflow. */
     public static final long MAX_POSITION_EXCEEDED = -5;
-    /** Offers closer together than this are a stream: sent by the duty cycle in a batch, not one by one. */
-    static final long EAGER_GAP_NS = 1_000;
-
     static final long MAX_POSITION = Long.MAX_VALUE - Integer.MAX_VALUE;
 
     /**
@@ -99,8 +96,8 @@ public abstract class Publication implements AutoCloseable
     volatile boolean closed;
     /** IPC only: the fan-out to run at once when the offering thread is the bus's own. */
     PublicationFanOut eagerFanOut;
-    private long lastTimestampNs;
-    private long previousTimestampNs;
+    /** The duty cycle of the last eager send (see {@link #eagerSend}). */
+    private long eagerCycle = -1;
     PublicationFanOut fanOut;
 
     Publication(
@@ -379,7 +376,6 @@ public abstract class Publication implements AutoCloseable
     final long writeMessage(final long position, final DirectBuffer buffer, final int offset, final int length)
     {
         final long timestamp = timestampNs();
-        lastTimestampNs = timestamp;
         final UnsafeBuffer log = logBuffer;
         long next = position;
         int remaining = length;
@@ -413,7 +409,6 @@ public abstract class Publication implements AutoCloseable
     {
         final int frameOffset = log.offset(position);
         final long timestamp = timestampNs();
-        lastTimestampNs = timestamp;
         // Uncommitted until the claim commits: an exclusive publication's log is not zeroed ahead of it, and the
         // tail moves past this frame before then.
         logBuffer.putInt(frameOffset + FrameDescriptor.LENGTH_OFFSET, 0);
@@ -427,18 +422,22 @@ public abstract class Publication implements AutoCloseable
      * handler on the bus's thread), hand the message to subscribers now instead of at the next duty cycle: the
      * commit stores (and conflating subscribers' copies) are the whole of the send, and waiting for the duty cycle
      * would be most of the latency.
-     * Not while streaming (offers closer together than {@link #EAGER_GAP_NS}): then the duty cycle sends them in a
-     * batch, which is cheaper per message, and the next one comes soon anyway.
+     * Not while streaming: for an offer after the first between two duty cycles, or once a duty cycle found
+     * offers left to it, the next duty cycle sends them in one batch, cheaper per message and without moving the
+     * subscribers' commit position for each. Counting duty cycles rather than time keeps a request and response
+     * exchange eager however short its round trip.
      */
     final void eagerSend()
     {
         final PublicationFanOut fanOut = eagerFanOut;
-        final long timestamp = lastTimestampNs;
-        final boolean streaming = timestamp - previousTimestampNs < EAGER_GAP_NS;
-        previousTimestampNs = timestamp;
-        if (!streaming && null != fanOut && fanOut.conductor.isConductorThread())
+        if (null != fanOut && fanOut.conductor.isConductorThread() && !fanOut.streaming)
         {
-            fanOut.sendNow();
+            final long cycle = fanOut.conductor.dutyCycles();
+            if (cycle != eagerCycle)
+            {
+                eagerCycle = cycle;
+                fanOut.sendNow();
+            }
         }
     }
 

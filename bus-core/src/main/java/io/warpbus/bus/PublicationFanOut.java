@@ -76,6 +76,11 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     private long closeDeadlineNs;
     private long observedPosition;
     private boolean released;
+    /**
+     * Did the last duty cycle find offers to send? Then the publication is streaming, and an offer is left to the
+     * next duty cycle's batch rather than sent at once (see Publication#eagerSend).
+     */
+    boolean streaming;
 
     PublicationFanOut(final BusConductor conductor, final Publication publication, final BusCounters counters)
     {
@@ -200,6 +205,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
             draining.removeIf(SubscriberLink::isDrained);
         }
         int work = sequencer.scan();
+        streaming = work > 0;
         work += clean();
         if (null != ipc)
         {

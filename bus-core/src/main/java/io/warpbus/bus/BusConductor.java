@@ -74,8 +74,6 @@ final class BusConductor implements Agent, ConnectionEventHandler
     private long nowNs;
     /** Whether {@link #cycleTimestampNs()} has read the clock since this duty cycle began, and what it read. */
     private boolean cycleStamped;
-    /** Duty cycles run: an offer's eager send is for the first offer between two (see Publication#eagerSend). */
-    private long dutyCycles;
     private long cycleTimestampNs;
     private long nowMs;
     /** When the epoch clock was last read: its milliseconds are read once a millisecond, not every duty cycle. */
@@ -120,7 +118,6 @@ final class BusConductor implements Agent, ConnectionEventHandler
         }
         nowNs = nanoClock.nanoTime();
         cycleStamped = false;
-        dutyCycles++;
         dutyCycle.measureAndUpdate(nowNs);
         if (nowNs - epochReadNs >= EPOCH_READ_INTERVAL_NS)
         {
@@ -391,16 +388,6 @@ final class BusConductor implements Agent, ConnectionEventHandler
     void execute(final Runnable command)
     {
         commands.offer(command);
-    }
-
-    /**
-     * Duty cycles run so far, for an offer to tell whether one ran since the last.
-     *
-     * @return the count.
-     */
-    long dutyCycles()
-    {
-        return dutyCycles;
     }
 
     /**

@@ -96,8 +96,6 @@ public abstract class Publication implements AutoCloseable
     volatile boolean closed;
     /** IPC only: the fan-out to run at once when the offering thread is the bus's own. */
     PublicationFanOut eagerFanOut;
-    /** The duty cycle of the last eager send (see {@link #eagerSend}). */
-    private long eagerCycle = -1;
     PublicationFanOut fanOut;
 
     Publication(
@@ -424,20 +422,15 @@ public abstract class Publication implements AutoCloseable
      * would be most of the latency.
      * Not while streaming: for an offer after the first between two duty cycles, or once a duty cycle found
      * offers left to it, the next duty cycle sends them in one batch, cheaper per message and without moving the
-     * subscribers' commit position for each. Counting duty cycles rather than time keeps a request and response
-     * exchange eager however short its round trip.
+     * subscribers' commit position for each. Telling a stream by duty cycles rather than by time keeps a request and
+     * response exchange eager however short its round trip.
      */
     final void eagerSend()
     {
         final PublicationFanOut fanOut = eagerFanOut;
         if (null != fanOut && fanOut.conductor.isConductorThread() && !fanOut.streaming)
         {
-            final long cycle = fanOut.conductor.dutyCycles();
-            if (cycle != eagerCycle)
-            {
-                eagerCycle = cycle;
-                fanOut.sendNow();
-            }
+            fanOut.sendNow();
         }
     }
 

@@ -77,8 +77,8 @@ final class PublicationFanOut implements IpcRendezvous.Admission
     private long observedPosition;
     private boolean released;
     /**
-     * Did the last duty cycle find offers to send? Then the publication is streaming, and an offer is left to the
-     * next duty cycle's batch rather than sent at once (see Publication#eagerSend).
+     * Has an offer been sent at once since the last duty cycle, or did that duty cycle find offers to send? Then the
+     * publication is streaming, and an offer is left to the next duty cycle's batch (see Publication#eagerSend).
      */
     boolean streaming;
 
@@ -183,6 +183,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             return;
         }
+        streaming = true;
         final long published = log.published.get();
         final long nowNs = conductor.nowNs();
         final long nowMs = conductor.nowMs();

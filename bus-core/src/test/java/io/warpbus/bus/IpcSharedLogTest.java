@@ -35,7 +35,6 @@ import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -445,9 +444,25 @@ class IpcSharedLogTest
     @Test
     void shouldLeaveTheStreamFreeWhenAPublicationFailsAfterTakingIt() throws Exception
     {
+        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
+            .termLength(BusTestProcess.TERM_LENGTH).window(4 * BusTestProcess.TERM_LENGTH)
+            .ringCapacity(BusTestProcess.TERM_LENGTH).errorHandler((throwable) -> events.add(throwable.getMessage())));
         final List<ExclusivePublication> publications = new ArrayList<>();
-        final RuntimeException failure = fillTheCountersWithPublications(publications);
-        final int streamId = 100 + publications.size();
+        int streamId = 100;
+        RuntimeException failure = null;
+        while (null == failure && streamId < 2_000)
+        {
+            try
+            {
+                publications.add(bus.addExclusivePublication("warp:ipc?stream=" + streamId));
+                streamId++;
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+        }
+        assertTrue(null != failure, "the counters file never filled up");
         assertEquals(List.of(), files(stream(streamId), "log-*.dat"), "the failed publication's log is deleted");
 
         // Freed counters are reused a second after (CountersFile.COUNTER_FREE_TO_REUSE_TIMEOUT_MS): until then the
@@ -482,10 +497,9 @@ class IpcSharedLogTest
     {
         launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
         final CountersManager manager = bus.conductor().counters().manager();
-        final List<AtomicCounter> fillers = new ArrayList<>();
         while (manager.available() > 3)
         {
-            fillers.add(manager.newCounter("filler"));
+            manager.newCounter("filler");
         }
         final int allocated = allocatedCounters(manager);
 
@@ -494,31 +508,6 @@ class IpcSharedLogTest
         assertTrue(refused.getMessage().contains("unable to allocate counter"), refused.getMessage());
         assertEquals(allocated, allocatedCounters(manager), "counters kept by the refused publication");
         assertEquals(List.of(), files(stream(40), "log-*.dat"), "the refused publication's log is deleted");
-    }
-
-    /**
-     * Add IPC publications on streams 100, 101, ... until the counters file is full.
-     *
-     * @param publications receives the publications made.
-     * @return the failure of the first publication refused.
-     */
-    private RuntimeException fillTheCountersWithPublications(final List<ExclusivePublication> publications)
-    {
-        bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
-            .termLength(BusTestProcess.TERM_LENGTH).window(4 * BusTestProcess.TERM_LENGTH)
-            .ringCapacity(BusTestProcess.TERM_LENGTH).errorHandler((throwable) -> events.add(throwable.getMessage())));
-        while (publications.size() < 1_900)
-        {
-            try
-            {
-                publications.add(bus.addExclusivePublication("warp:ipc?stream=" + (100 + publications.size())));
-            }
-            catch (final RuntimeException ex)
-            {
-                return ex;
-            }
-        }
-        throw new AssertionError("the counters file never filled up");
     }
 
     private static int allocatedCounters(final CountersManager manager)

@@ -71,7 +71,8 @@ class DurableRecorderProcessTest
         try (Bus bus = launch())
         {
             final ExclusivePublication publication = bus.addExclusivePublication(channel);
-            ChildProcess recorder = ChildProcess.start("recorder-1", dir, List.of(), RecordTool.class.getName(), args);
+            ChildProcess recorder = ChildProcess.start("recorder-1", dir, ChildProcess.buses(dir),
+                RecordTool.class.getName(), args);
             try
             {
                 recorder.await(RECORDING, 60_000, recorder::dump);
@@ -113,7 +114,8 @@ class DurableRecorderProcessTest
                     if (!restarted && backPressuredWhileAway &&
                         System.nanoTime() - killedAtNs > TimeUnit.SECONDS.toNanos(1))
                     {
-                        recorder = ChildProcess.start("recorder-2", dir, List.of(), RecordTool.class.getName(), args);
+                        recorder = ChildProcess.start("recorder-2", dir, ChildProcess.buses(dir),
+                            RecordTool.class.getName(), args);
                         recorder.await(RECORDING, 60_000, recorder::dump);
                         restarted = true;
                     }
@@ -146,8 +148,8 @@ class DurableRecorderProcessTest
         try (Bus bus = launch())
         {
             final ExclusivePublication publication = bus.addExclusivePublication(channel + "|durable-timeout=1s");
-            final ChildProcess recorder = ChildProcess.start("recorder-1", dir, List.of(), RecordTool.class.getName(),
-                recorderArgs(channel, dir.resolve("journal")));
+            final ChildProcess recorder = ChildProcess.start("recorder-1", dir, ChildProcess.buses(dir),
+                RecordTool.class.getName(), recorderArgs(channel, dir.resolve("journal")));
             try
             {
                 recorder.await(RECORDING, 60_000, recorder::dump);

@@ -68,7 +68,8 @@ class RecorderCrashProcessTest
             // A second subscriber keeps the stream going while the recorder is dead.
             final Subscription bystander = bus.addSubscription(channel);
             final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
-            ChildProcess recorder = ChildProcess.start("recorder-1", dir, List.of(), RecordTool.class.getName(), args);
+            ChildProcess recorder = ChildProcess.start("recorder-1", dir, ChildProcess.buses(dir),
+                RecordTool.class.getName(), args);
             try
             {
                 recorder.await(RECORDING, 60_000, recorder::dump);
@@ -89,8 +90,8 @@ class RecorderCrashProcessTest
                         }
                         if (sequence == TOTAL / 2 && 1 == restarts)
                         {
-                            recorder = ChildProcess.start("recorder-2", dir, List.of(), RecordTool.class.getName(),
-                                args);
+                            recorder = ChildProcess.start("recorder-2", dir, ChildProcess.buses(dir),
+                                RecordTool.class.getName(), args);
                             recorder.await(RECORDING, 60_000, recorder::dump);
                             restarts++;
                         }

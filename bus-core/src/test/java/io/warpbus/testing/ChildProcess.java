@@ -28,6 +28,8 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.warpbus.bus.BusConfiguration;
+
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -87,6 +89,18 @@ public final class ChildProcess implements AutoCloseable
         {
             throw new UncheckedIOException("cannot start " + name + ": " + command, ex);
         }
+    }
+
+    /**
+     * JVM flags that put a child's buses (counters files, IPC rings) under the test's own directory, not under the
+     * default one that every run of the test would otherwise leave them in.
+     *
+     * @param directory the test's directory.
+     * @return the flags.
+     */
+    public static List<String> buses(final Path directory)
+    {
+        return List.of("-D" + BusConfiguration.DIR_PROP_NAME + "=" + directory.resolve("buses"));
     }
 
     /**

@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -69,21 +71,24 @@ class PubRecorderCrashTest
         final Path journalDir = dir.resolve("journal");
         final List<String> recordArgs = List.of("--channel", channel, "--dir", journalDir.toString(),
             "--replay-endpoint", "127.0.0.1:" + FreePorts.loopback());
-        ChildProcess recorder = ChildProcess.start("record-1", dir, List.of(), RecordTool.class.getName(),
-            recordArgs);
+        ChildProcess recorder = ChildProcess.start("record-1", dir, ChildProcess.buses(dir),
+            RecordTool.class.getName(), recordArgs);
         ChildProcess pub = null;
         ChildProcess sub = null;
         try
         {
             recorder.await(RECORDING, 60_000, recorder::dump);
-            pub = ChildProcess.start("pub", dir, List.of(), PubTool.class.getName(), List.of("--channel", channel,
-                "--count", String.valueOf(total), "--rate", "50000", "--size", "64", "--timeout", "90"));
+            pub = ChildProcess.start("pub", dir, ChildProcess.buses(dir),
+                PubTool.class.getName(), List.of("--channel", channel, "--count", String.valueOf(total), "--rate",
+                "50000", "--size", "64", "--timeout", "90"));
             awaitRecorded(journalDir, 20_000, pub);
             recorder.kill();
             Await.sleep(1_000);
-            recorder = ChildProcess.start("record-2", dir, List.of(), RecordTool.class.getName(), recordArgs);
-            sub = ChildProcess.start("sub", dir, List.of(), SubTool.class.getName(), List.of("--channel", channel,
-                "--from", "0", "--count", String.valueOf(total), "--timeout", "120"));
+            recorder = ChildProcess.start("record-2", dir, ChildProcess.buses(dir),
+                RecordTool.class.getName(), recordArgs);
+            sub = ChildProcess.start("sub", dir, ChildProcess.buses(dir),
+                SubTool.class.getName(), List.of("--channel", channel, "--from", "0", "--count",
+                String.valueOf(total), "--timeout", "120"));
             final ChildProcess publisher = pub;
             assertEquals(0, pub.awaitExit(120_000, pub::dump), pub.dump());
             final ChildProcess subscriber = sub;
@@ -129,14 +134,21 @@ class PubRecorderCrashTest
             }
             assertEquals(total, next[0], "records in the journal");
         }
+        try (Stream<Path> buses = Files.list(dir.resolve("buses")))
+        {
+            final List<String> names = buses.map((bus) -> bus.getFileName().toString().replaceAll("-\\d+$", ""))
+                .sorted().collect(Collectors.toList());
+            assertEquals(List.of("ipc", "pub", "record", "record", "sub"), names,
+                "the tools' buses are in the test's directory");
+        }
     }
 
     @Test
     void shouldWaitForASubscriberToReturnAndSaySo() throws Exception
     {
         final String channel = "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + STREAM;
-        final ChildProcess pub = ChildProcess.start("pub", dir, List.of(), PubTool.class.getName(), List.of(
-            "--channel", channel, "--count", "200000", "--rate", "50000", "--size", "64", "--timeout", "90",
+        final ChildProcess pub = ChildProcess.start("pub", dir, ChildProcess.buses(dir), PubTool.class.getName(),
+            List.of("--channel", channel, "--count", "200000", "--rate", "50000", "--size", "64", "--timeout", "90",
             "--return-timeout", "60"));
         try
         {

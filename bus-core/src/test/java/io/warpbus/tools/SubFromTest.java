@@ -19,13 +19,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import io.warpbus.bus.Bus;
+import io.warpbus.bus.BusConfiguration;
 import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
 import io.warpbus.iwarp.ThreadingMode;
@@ -57,6 +60,33 @@ class SubFromTest
 
     @Test
     void shouldPrintTheWholeStreamFromSequenceZero() throws Exception
+    {
+        // The tool runs in this JVM: its bus goes in the test's directory, not the default one.
+        final String defaultDirectory = System.getProperty(BusConfiguration.DIR_PROP_NAME);
+        System.setProperty(BusConfiguration.DIR_PROP_NAME, dir.resolve("buses").toString());
+        try
+        {
+            printWholeStream();
+        }
+        finally
+        {
+            if (null == defaultDirectory)
+            {
+                System.clearProperty(BusConfiguration.DIR_PROP_NAME);
+            }
+            else
+            {
+                System.setProperty(BusConfiguration.DIR_PROP_NAME, defaultDirectory);
+            }
+        }
+        try (Stream<Path> buses = Files.list(dir.resolve("buses")))
+        {
+            assertTrue(buses.anyMatch((bus) -> bus.getFileName().toString().startsWith("sub-")),
+                "the tool's bus is in the test's directory");
+        }
+    }
+
+    private void printWholeStream() throws Exception
     {
         final int historic = 30_000;
         final int total = 40_000;

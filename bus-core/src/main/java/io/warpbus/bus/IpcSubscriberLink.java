@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -45,6 +46,8 @@ final class IpcSubscriberLink extends SubscriberLink
     private final UnsafeBuffer log;
     private final int trailer;
     private final IpcRendezvous rendezvous;
+    /** The bus's clock, the one {@link #lastHeardNs} is on. */
+    private final NanoClock clock;
     /** Does the subscriber read the publisher's log in place (block and drop), rather than a copy in its ring? */
     private final boolean readsLog;
     private final int logWindow;
@@ -66,7 +69,8 @@ final class IpcSubscriberLink extends SubscriberLink
         final Path file,
         final MappedByteBuffer mapped,
         final LogBuffer log,
-        final IpcRendezvous rendezvous)
+        final IpcRendezvous rendezvous,
+        final NanoClock clock)
     {
         super(name, policy, ringCapacity, positionCounter, lagCounter);
         this.file = file;
@@ -75,6 +79,7 @@ final class IpcSubscriberLink extends SubscriberLink
         this.log = log.buffer;
         this.trailer = ringCapacity;
         this.rendezvous = rendezvous;
+        this.clock = clock;
         this.readsLog = SlowConsumerPolicy.CONFLATE != policy;
         this.logWindow = log.windowLength;
     }
@@ -136,12 +141,7 @@ final class IpcSubscriberLink extends SubscriberLink
     @Override
     void readCredit(final long nowNs)
     {
-        final long heartbeat = ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET);
-        if (heartbeat != lastSubscriberHeartbeat)
-        {
-            lastSubscriberHeartbeat = heartbeat;
-            lastHeardNs = nowNs;
-        }
+        hear(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
         final long position = ring.getLongVolatile(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET);
         if (position >= consumed && position <= ringPosition)
         {
@@ -191,7 +191,8 @@ final class IpcSubscriberLink extends SubscriberLink
      * own, which outlives the publication's. But a dropped subscriber that was reading the log may still be in a
      * poll of it after its frames were moved: until it says it has let go of the log (or has offered its ring
      * again, which it does only with no image open), has left, or has been silent (or the drop has been standing)
-     * for the liveness timeout, the log from its consumed position is kept.
+     * for the liveness timeout, the log from its consumed position is kept. Silent means its heartbeat has not
+     * changed ({@link #hear}).
      */
     @Override
     boolean isDrained()
@@ -200,11 +201,12 @@ final class IpcSubscriberLink extends SubscriberLink
         {
             return true;
         }
-        final long livenessMs = rendezvous.livenessMs();
+        final long nowNs = clock.nanoTime();
+        hear(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
+        final long livenessNs = TimeUnit.MILLISECONDS.toNanos(rendezvous.livenessMs());
         if (1 == ring.getIntVolatile(trailer + RingDescriptor.LOG_RELEASED_OFFSET) || hasLeft() ||
             RingDescriptor.PUBLISHER_DROPPED != ring.getIntVolatile(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET) ||
-            System.currentTimeMillis() - ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET) >
-            livenessMs || System.nanoTime() - movedAtNs > TimeUnit.MILLISECONDS.toNanos(livenessMs))
+            nowNs - lastHeardNs > livenessNs || nowNs - movedAtNs > livenessNs)
         {
             heldFrom = Long.MAX_VALUE;
             unmapped = true;
@@ -240,7 +242,7 @@ final class IpcSubscriberLink extends SubscriberLink
         }
         ring.putInt(trailer + RingDescriptor.LOG_WINDOW_OFFSET, 0);
         movedOut = true;
-        movedAtNs = System.nanoTime();
+        movedAtNs = clock.nanoTime();
         heldFrom = consumed;
     }
 

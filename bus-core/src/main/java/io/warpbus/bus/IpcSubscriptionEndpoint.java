@@ -73,7 +73,12 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private long nextHeartbeatNs;
     private long offeredSequence = -1;
     private int offeredSession;
-    private long connectedAtNs;
+    /**
+     * The publisher's heartbeat as last read, and when it was last seen to change on this bus's clock. The value is
+     * the publisher's wall clock, which a step (NTP) can move by any amount, so only its changing is read from it.
+     */
+    private long publisherHeartbeat;
+    private long publisherHeardNs;
     private boolean closing;
     /** While {@link #MAPPING_LOG}: the log, its bytes brought in so far, and the join the publisher offered. */
     private UnsafeBuffer logFrames;
@@ -189,7 +194,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
             case MAPPING_LOG:
                 return work + bringInLog(status, nowNs);
             case CONNECTED:
-                return work + checkPublisher(status, nowNs, nowMs);
+                return work + checkPublisher(status, nowNs);
             case CLOSING_IMAGE:
                 if (RingDescriptor.PUBLISHER_DROPPED == status && !readFromRingIfMoved())
                 {
@@ -283,7 +288,8 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         joinPoint = null;
         state = CONNECTED;
-        connectedAtNs = nowNs;
+        publisherHeartbeat = ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
+        publisherHeardNs = nowNs;
         conductor.countConnection();
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
@@ -300,7 +306,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         ring.putIntOrdered(trailer + RingDescriptor.SUBSCRIBER_STATUS_OFFSET, RingDescriptor.SUBSCRIBER_CLOSED);
     }
 
-    private int checkPublisher(final int status, final long nowNs, final long nowMs)
+    private int checkPublisher(final int status, final long nowNs)
     {
         if (RingDescriptor.PUBLISHER_CLOSED == status)
         {
@@ -318,10 +324,15 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         else
         {
             final long heartbeat = ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-            if (nowMs - heartbeat > TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs()) &&
-                nowNs - connectedAtNs > context.livenessTimeoutNs())
+            if (heartbeat != publisherHeartbeat)
             {
-                closeReason = "publisher heartbeat timeout: nothing heard for " + (nowMs - heartbeat) + " ms";
+                publisherHeartbeat = heartbeat;
+                publisherHeardNs = nowNs;
+            }
+            if (nowNs - publisherHeardNs > context.livenessTimeoutNs())
+            {
+                closeReason = "publisher heartbeat timeout: nothing heard for " +
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - publisherHeardNs) + " ms";
             }
             else if (!closing)
             {

@@ -587,7 +587,7 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         final IpcSubscriberLink link = new IpcSubscriberLink(name, SlowConsumerPolicy.fromCode(request.policy()),
             capacity, counters.subscriberPosition(registrationId, channel, sessionId, subscriberId, name),
             counters.subscriberLag(registrationId, channel, sessionId, subscriberId, name),
-            file, mapped, log, ipc);
+            file, mapped, log, ipc, context.nanoClock());
         addLink(link, request);
         RingDescriptor.putReplayEndpoint(link.ring(), capacity, replayEndpoint);
         link.attach(sessionId, join.position(), join.sequence(), join.gapFrom(), join.gapTo(), nowNs, nowMs);

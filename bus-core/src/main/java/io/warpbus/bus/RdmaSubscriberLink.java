@@ -146,11 +146,7 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     {
         final long heartbeat = credit.getLongVolatile(8);
         final long position = credit.getLong(0, ByteOrder.LITTLE_ENDIAN);
-        if (heartbeat != lastSubscriberHeartbeat)
-        {
-            lastSubscriberHeartbeat = heartbeat;
-            lastHeardNs = nowNs;
-        }
+        hear(heartbeat, nowNs);
         if (position != consumed)
         {
             if (position < consumed || position > ringPosition)

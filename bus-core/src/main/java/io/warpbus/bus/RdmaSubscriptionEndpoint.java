@@ -78,7 +78,13 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
     private long backoffNs = MIN_BACKOFF_NS;
     private long lastCreditNs;
     private long lastCreditPosition = -1;
-    private long connectedAtNs;
+    /**
+     * The publisher's heartbeat as last read, and when it was last seen to change on this bus's clock. The value is
+     * the publisher's wall clock, another host's, which may be any distance from this one's and may step (NTP), so
+     * only its changing is read from it.
+     */
+    private long publisherHeartbeat;
+    private long publisherHeardNs;
     private long resumeSequence;
     private int resumeSession;
     private String lastFailure;
@@ -231,7 +237,8 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
         state = CONNECTED;
-        connectedAtNs = nowNs;
+        publisherHeartbeat = ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
+        publisherHeardNs = nowNs;
         lastCreditNs = nowNs;
         lastCreditPosition = -1;
         backoffNs = MIN_BACKOFF_NS;
@@ -254,11 +261,16 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             return 1;
         }
         final long heartbeat = ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-        if (nowMs - heartbeat > TimeUnit.NANOSECONDS.toMillis(context.livenessTimeoutNs()) &&
-            nowNs - connectedAtNs > context.livenessTimeoutNs())
+        if (heartbeat != publisherHeartbeat)
+        {
+            publisherHeartbeat = heartbeat;
+            publisherHeardNs = nowNs;
+        }
+        if (nowNs - publisherHeardNs > context.livenessTimeoutNs())
         {
             qp.disconnect();
-            startClosingImage("publisher heartbeat timeout: nothing heard for " + (nowMs - heartbeat) + " ms");
+            startClosingImage("publisher heartbeat timeout: nothing heard for " +
+                TimeUnit.NANOSECONDS.toMillis(nowNs - publisherHeardNs) + " ms");
             return 1;
         }
         final long consumed = image.consumedPosition();

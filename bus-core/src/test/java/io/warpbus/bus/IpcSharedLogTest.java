@@ -34,12 +34,16 @@ import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -588,11 +592,16 @@ class IpcSharedLogTest
      * A drop subscriber stopped inside its handler, on a frame in the publisher's log, is dropped while the
      * publisher goes on. The frame under the handler must not change: the publisher moves what it had committed
      * into the subscriber's ring and holds its log (back-pressuring offers) until the subscriber has let go of it.
+     * A subscriber whose heartbeat is an hour old by the publisher's wall clock (as after a step of either's) is
+     * not silent while the heartbeat changes: the hold is the same.
+     *
+     * @param clockStepMs how far the bus's wall clock, which its heartbeats carry, is from the system's.
      */
-    @Test
-    void shouldHoldTheLogUnderADroppedSubscribersHandlerUntilItLetsGo() throws Exception
+    @ParameterizedTest(name = "wall clock stepped by {0} ms")
+    @ValueSource(longs = { 0, -3_600_000 })
+    void shouldHoldTheLogUnderADroppedSubscribersHandlerUntilItLetsGo(final long clockStepMs) throws Exception
     {
-        launch(TimeUnit.MILLISECONDS.toNanos(500));
+        launch(TimeUnit.MILLISECONDS.toNanos(500), () -> System.currentTimeMillis() + clockStepMs);
         final String channel = "warp:ipc?stream=34";
         final Subscription fast = bus.addSubscription(channel);
         final Subscription slow = bus.addSubscription(channel + "|policy=drop");
@@ -740,8 +749,13 @@ class IpcSharedLogTest
 
     private void launch(final long heartbeatIntervalNs)
     {
+        launch(heartbeatIntervalNs, SystemEpochClock.INSTANCE);
+    }
+
+    private void launch(final long heartbeatIntervalNs, final EpochClock clock)
+    {
         bus = Bus.launch(new BusContext().directory(dir).name("test").threadingMode(ThreadingMode.INVOKER)
-            .heartbeatIntervalNs(heartbeatIntervalNs).livenessTimeoutNs(10 * heartbeatIntervalNs)
+            .epochClock(clock).heartbeatIntervalNs(heartbeatIntervalNs).livenessTimeoutNs(10 * heartbeatIntervalNs)
             .termLength(BusTestProcess.TERM_LENGTH).window(BusTestProcess.WINDOW).ringCapacity(BusTestProcess.RING)
             .errorHandler((throwable) -> events.add("error: " + throwable.getMessage())));
     }

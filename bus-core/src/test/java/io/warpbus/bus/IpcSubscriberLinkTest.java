@@ -91,7 +91,7 @@ class IpcSubscriberLinkTest
         mapped = IpcDirectory.createRing(file, RING, SlowConsumerPolicy.CONFLATE == policy);
         final IpcSubscriberLink link = new IpcSubscriberLink("ring-test", policy, RING,
             fixture.counters.newCounter("position"), fixture.counters.newCounter("lag"), file, mapped, fixture.log,
-            null);
+            null, System::nanoTime);
         link.attach(7, 0, 0, -1, -1, T0, 1);
         view = IpcDirectory.mapRing(file);
         ring = new UnsafeBuffer(view);

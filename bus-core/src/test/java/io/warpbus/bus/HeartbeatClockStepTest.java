@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HeartbeatClockStepTest
 {
-    private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long LIVENESS_NS = 10 * HEARTBEAT_NS;
     private static final long HOUR_MS = TimeUnit.HOURS.toMillis(1);
 

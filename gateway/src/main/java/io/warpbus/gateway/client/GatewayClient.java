@@ -290,8 +290,8 @@ public final class GatewayClient implements WebSocket.Listener
      */
     void awaitAnswers()
     {
-        final long deadline = System.currentTimeMillis() + ANSWER_WAIT_MS;
-        while (!awaiting.isEmpty() && closed.getCount() > 0 && System.currentTimeMillis() < deadline)
+        final long deadline = Elapsed.ms() + ANSWER_WAIT_MS;
+        while (!awaiting.isEmpty() && closed.getCount() > 0 && Elapsed.ms() < deadline)
         {
             try
             {

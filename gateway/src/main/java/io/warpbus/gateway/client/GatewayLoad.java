@@ -232,8 +232,8 @@ public final class GatewayLoad implements AutoCloseable
         {
             pacer.join(5_000);
         }
-        final long deadline = System.currentTimeMillis() + timeoutMs;
-        while (requestsAnswered.get() < requestsSent.get() && System.currentTimeMillis() < deadline)
+        final long deadline = Elapsed.ms() + timeoutMs;
+        while (requestsAnswered.get() < requestsSent.get() && Elapsed.ms() < deadline)
         {
             Thread.sleep(10);
         }
@@ -249,10 +249,10 @@ public final class GatewayLoad implements AutoCloseable
             session.logout();
         }
         // The gateway ends a logged-out session by closing its socket: give them all a moment to go cleanly.
-        final long deadline = System.currentTimeMillis() + 2_000;
+        final long deadline = Elapsed.ms() + 2_000;
         for (final LoadSession session : sessions)
         {
-            while (session.isOpen() && System.currentTimeMillis() < deadline)
+            while (session.isOpen() && Elapsed.ms() < deadline)
             {
                 try
                 {
@@ -304,7 +304,7 @@ public final class GatewayLoad implements AutoCloseable
     private void loadInstruments()
     {
         final LoadSession first = sessions.get(0);
-        final long deadline = System.currentTimeMillis() + CONNECT_TIMEOUT_MS;
+        final long deadline = Elapsed.ms() + CONNECT_TIMEOUT_MS;
         String reply = "";
         while (true)
         {
@@ -323,7 +323,7 @@ public final class GatewayLoad implements AutoCloseable
             {
                 return;
             }
-            if (System.currentTimeMillis() > deadline)
+            if (Elapsed.ms() > deadline)
             {
                 throw new IllegalStateException("instruments " + settings.subscriptions() + " are not all traded " +
                     "on the gateway (or have no reference price) after " + CONNECT_TIMEOUT_MS + " ms; instruments: " +
@@ -494,7 +494,7 @@ public final class GatewayLoad implements AutoCloseable
         private volatile boolean isLoggedOn;
         private volatile boolean loggingOut;
         private volatile CompletableFuture<String> instrumentsReply;
-        private long lastHeartbeatMs = System.currentTimeMillis();
+        private long lastHeartbeatMs = Elapsed.ms();
 
         LoadSession(final int index, final Login login, final boolean ordering)
         {
@@ -601,7 +601,7 @@ public final class GatewayLoad implements AutoCloseable
             final NioWebSocket webSocket = socket;
             if (null != webSocket)
             {
-                lastHeartbeatMs = System.currentTimeMillis();
+                lastHeartbeatMs = Elapsed.ms();
                 webSocket.send(text);
             }
         }
@@ -649,7 +649,7 @@ public final class GatewayLoad implements AutoCloseable
             {
                 onMessage(new String(buffer, offset, length, StandardCharsets.UTF_8));
             }
-            if (isLoggedOn && System.currentTimeMillis() - lastHeartbeatMs > settings.heartbeatMs() / 2)
+            if (isLoggedOn && Elapsed.ms() - lastHeartbeatMs > settings.heartbeatMs() / 2)
             {
                 send("{\"type\":\"heartbeat\"}");
             }

@@ -202,10 +202,10 @@ public final class ResumingTrader implements AutoCloseable
                 session.send("{\"type\":\"logout\"}");
             }
         }
-        final long deadline = System.currentTimeMillis() + 2_000;
+        final long deadline = Elapsed.ms() + 2_000;
         for (final TraderSession session : sessions)
         {
-            while (session.isOpen() && System.currentTimeMillis() < deadline)
+            while (session.isOpen() && Elapsed.ms() < deadline)
             {
                 Thread.sleep(5);
             }
@@ -215,14 +215,14 @@ public final class ResumingTrader implements AutoCloseable
 
     private void awaitQuiet(final long settleMs, final boolean waitForDoubt) throws InterruptedException
     {
-        final long deadline = System.currentTimeMillis() + settleMs;
-        while (System.currentTimeMillis() < deadline)
+        final long deadline = Elapsed.ms() + settleMs;
+        while (Elapsed.ms() < deadline)
         {
             synchronized (lock)
             {
                 final int[] live = liveConnections();
                 final boolean doubtSettled = !waitForDoubt || 0 == checker.pending(live, true) ||
-                    System.currentTimeMillis() - lastResumeMs > settleMs / 2;
+                    Elapsed.ms() - lastResumeMs > settleMs / 2;
                 if (0 == checker.pending(live, false) && doubtSettled && allLoggedOnOrFailed())
                 {
                     return;
@@ -342,7 +342,7 @@ public final class ResumingTrader implements AutoCloseable
      */
     private void loadInstrument()
     {
-        final long deadline = System.currentTimeMillis() + settings.reconnectTimeoutMs();
+        final long deadline = Elapsed.ms() + settings.reconnectTimeoutMs();
         while (true)
         {
             final JsonNode reply = sessions[0].request("{\"type\":\"instruments\"}");
@@ -360,7 +360,7 @@ public final class ResumingTrader implements AutoCloseable
                     return;
                 }
             }
-            if (System.currentTimeMillis() > deadline)
+            if (Elapsed.ms() > deadline)
             {
                 throw new IllegalStateException("the gateway does not trade " + settings.instrument() + " after " +
                     settings.reconnectTimeoutMs() + " ms; its instruments: " + reply.path("instruments"));
@@ -458,12 +458,12 @@ public final class ResumingTrader implements AutoCloseable
          */
         void connectFirst()
         {
-            downSinceMs = System.currentTimeMillis();
+            downSinceMs = Elapsed.ms();
             final long deadline = downSinceMs + settings.reconnectTimeoutMs();
             long backoffMs = FIRST_BACKOFF_MS;
             while (!tryConnect())
             {
-                if (System.currentTimeMillis() > deadline)
+                if (Elapsed.ms() > deadline)
                 {
                     throw new IllegalStateException("session " + index + " could not connect to " + settings.url() +
                         " within " + settings.reconnectTimeoutMs() + " ms");
@@ -484,7 +484,7 @@ public final class ResumingTrader implements AutoCloseable
                         throw new IllegalStateException("session " + index + ": " + failures.get(failures.size() - 1));
                     }
                 }
-                if (System.currentTimeMillis() > deadline)
+                if (Elapsed.ms() > deadline)
                 {
                     throw new IllegalStateException("session " + index + ": no logon reply within " +
                         settings.reconnectTimeoutMs() + " ms");
@@ -544,7 +544,7 @@ public final class ResumingTrader implements AutoCloseable
             }
             synchronized (lock)
             {
-                if (System.currentTimeMillis() - downSinceMs > settings.reconnectTimeoutMs())
+                if (Elapsed.ms() - downSinceMs > settings.reconnectTimeoutMs())
                 {
                     fail("could not reconnect to " + settings.url() + " within " + settings.reconnectTimeoutMs() +
                         " ms");
@@ -569,8 +569,8 @@ public final class ResumingTrader implements AutoCloseable
                 reply = null;
                 send(text);
             }
-            final long deadline = System.currentTimeMillis() + 10_000;
-            while (System.currentTimeMillis() < deadline)
+            final long deadline = Elapsed.ms() + 10_000;
+            while (Elapsed.ms() < deadline)
             {
                 synchronized (lock)
                 {
@@ -599,7 +599,7 @@ public final class ResumingTrader implements AutoCloseable
         {
             if (null != socket && socket.send(text))
             {
-                lastSentMs = System.currentTimeMillis();
+                lastSentMs = Elapsed.ms();
                 return true;
             }
             return false;
@@ -607,7 +607,7 @@ public final class ResumingTrader implements AutoCloseable
 
         void heartbeatIfDue()
         {
-            if (loggedOn && System.currentTimeMillis() - lastSentMs > heartbeatMs / 2)
+            if (loggedOn && Elapsed.ms() - lastSentMs > heartbeatMs / 2)
             {
                 send("{\"type\":\"heartbeat\"}");
             }
@@ -731,7 +731,7 @@ public final class ResumingTrader implements AutoCloseable
             if (resumed)
             {
                 resumes++;
-                lastResumeMs = System.currentTimeMillis();
+                lastResumeMs = Elapsed.ms();
                 say("RESUMED trader session=" + index + " from=" + from + " logon_seq=" + seq + " resend=" +
                     message.path("resend").path("from").asLong() + ".." + message.path("resend").path("to").asLong() +
                     " down_ms=" + (lastResumeMs - downSinceMs));
@@ -793,7 +793,7 @@ public final class ResumingTrader implements AutoCloseable
                 disconnects++;
                 if (wasLoggedOn || 0 == downSinceMs)
                 {
-                    downSinceMs = System.currentTimeMillis();
+                    downSinceMs = Elapsed.ms();
                 }
                 say("trader: session " + index + " disconnected (" + why + "); reconnecting");
             }

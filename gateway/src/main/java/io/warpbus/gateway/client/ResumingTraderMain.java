@@ -107,9 +107,9 @@ public final class ResumingTraderMain
             out.println("READY trader pid=" + ProcessHandle.current().pid() + " sessions=" +
                 options.settings().sessions() + " rate=" + options.settings().ordersPerSecond());
             out.flush();
-            final long endMs = options.durationS() > 0 ? System.currentTimeMillis() + options.durationS() * 1000 :
+            final long endMs = options.durationS() > 0 ? Elapsed.ms() + options.durationS() * 1000 :
                 Long.MAX_VALUE;
-            while (!stop.await(1, TimeUnit.SECONDS) && System.currentTimeMillis() < endMs)
+            while (!stop.await(1, TimeUnit.SECONDS) && Elapsed.ms() < endMs)
             {
                 out.println("STATS trader " + trader.stats());
                 out.flush();

@@ -46,7 +46,7 @@ final class IpcSubscriberLink extends SubscriberLink
     private final UnsafeBuffer log;
     private final int trailer;
     private final IpcRendezvous rendezvous;
-    /** The bus's clock, the one {@link #lastHeardNs} is on. */
+    /** The bus's clock, the one {@link #heartbeat} is timed on. */
     private final NanoClock clock;
     /** Does the subscriber read the publisher's log in place (block and drop), rather than a copy in its ring? */
     private final boolean readsLog;
@@ -141,7 +141,7 @@ final class IpcSubscriberLink extends SubscriberLink
     @Override
     void readCredit(final long nowNs)
     {
-        hear(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
+        heartbeat.read(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
         final long position = ring.getLongVolatile(trailer + RingDescriptor.CONSUMED_POSITION_OFFSET);
         if (position >= consumed && position <= ringPosition)
         {
@@ -192,7 +192,7 @@ final class IpcSubscriberLink extends SubscriberLink
      * poll of it after its frames were moved: until it says it has let go of the log (or has offered its ring
      * again, which it does only with no image open), has left, or has been silent (or the drop has been standing)
      * for the liveness timeout, the log from its consumed position is kept. Silent means its heartbeat has not
-     * changed ({@link #hear}).
+     * changed ({@link PeerHeartbeat}).
      */
     @Override
     boolean isDrained()
@@ -202,11 +202,11 @@ final class IpcSubscriberLink extends SubscriberLink
             return true;
         }
         final long nowNs = clock.nanoTime();
-        hear(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
+        heartbeat.read(ring.getLongVolatile(trailer + RingDescriptor.SUBSCRIBER_HEARTBEAT_OFFSET), nowNs);
         final long livenessNs = TimeUnit.MILLISECONDS.toNanos(rendezvous.livenessMs());
         if (1 == ring.getIntVolatile(trailer + RingDescriptor.LOG_RELEASED_OFFSET) || hasLeft() ||
             RingDescriptor.PUBLISHER_DROPPED != ring.getIntVolatile(trailer + RingDescriptor.PUBLISHER_STATUS_OFFSET) ||
-            nowNs - lastHeardNs > livenessNs || nowNs - movedAtNs > livenessNs)
+            heartbeat.silentNs(nowNs) > livenessNs || nowNs - movedAtNs > livenessNs)
         {
             heldFrom = Long.MAX_VALUE;
             unmapped = true;

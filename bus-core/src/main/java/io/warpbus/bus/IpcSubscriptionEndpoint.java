@@ -73,12 +73,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private long nextHeartbeatNs;
     private long offeredSequence = -1;
     private int offeredSession;
-    /**
-     * The publisher's heartbeat as last read, and when it was last seen to change on this bus's clock. The value is
-     * the publisher's wall clock, which a step (NTP) can move by any amount, so only its changing is read from it.
-     */
-    private long publisherHeartbeat;
-    private long publisherHeardNs;
+    private final PeerHeartbeat publisherHeartbeat = new PeerHeartbeat();
     private boolean closing;
     /** While {@link #MAPPING_LOG}: the log, its bytes brought in so far, and the join the publisher offered. */
     private UnsafeBuffer logFrames;
@@ -288,8 +283,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         image.replayEndpoint(RingDescriptor.replayEndpoint(ring, capacity));
         joinPoint = null;
         state = CONNECTED;
-        publisherHeartbeat = ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-        publisherHeardNs = nowNs;
+        publisherHeartbeat.heard(nowNs);
         conductor.countConnection();
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
@@ -323,16 +317,12 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         }
         else
         {
-            final long heartbeat = ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-            if (heartbeat != publisherHeartbeat)
-            {
-                publisherHeartbeat = heartbeat;
-                publisherHeardNs = nowNs;
-            }
-            if (nowNs - publisherHeardNs > context.livenessTimeoutNs())
+            publisherHeartbeat.read(ring.getLongVolatile(trailer + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET), nowNs);
+            final long silentNs = publisherHeartbeat.silentNs(nowNs);
+            if (silentNs > context.livenessTimeoutNs())
             {
                 closeReason = "publisher heartbeat timeout: nothing heard for " +
-                    TimeUnit.NANOSECONDS.toMillis(nowNs - publisherHeardNs) + " ms";
+                    TimeUnit.NANOSECONDS.toMillis(silentNs) + " ms";
             }
             else if (!closing)
             {

@@ -402,9 +402,10 @@ final class PublicationFanOut implements IpcRendezvous.Admission
         {
             return failure;
         }
-        if (nowNs - link.lastHeardNs > context.livenessTimeoutNs())
+        final long silentNs = link.heartbeat.silentNs(nowNs);
+        if (silentNs > context.livenessTimeoutNs())
         {
-            return "subscriber heartbeat timeout: nothing heard for " + (nowNs - link.lastHeardNs) / 1_000_000 +
+            return "subscriber heartbeat timeout: nothing heard for " + silentNs / 1_000_000 +
                 " ms";
         }
         final String slow = link.dropReason(published, nowNs);

@@ -144,9 +144,8 @@ final class RdmaSubscriberLink extends SubscriberLink implements CompletionHandl
     @Override
     void readCredit(final long nowNs)
     {
-        final long heartbeat = credit.getLongVolatile(8);
+        heartbeat.read(credit.getLongVolatile(8), nowNs);
         final long position = credit.getLong(0, ByteOrder.LITTLE_ENDIAN);
-        hear(heartbeat, nowNs);
         if (position != consumed)
         {
             if (position < consumed || position > ringPosition)

@@ -78,13 +78,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
     private long backoffNs = MIN_BACKOFF_NS;
     private long lastCreditNs;
     private long lastCreditPosition = -1;
-    /**
-     * The publisher's heartbeat as last read, and when it was last seen to change on this bus's clock. The value is
-     * the publisher's wall clock, another host's, which may be any distance from this one's and may step (NTP), so
-     * only its changing is read from it.
-     */
-    private long publisherHeartbeat;
-    private long publisherHeardNs;
+    private final PeerHeartbeat publisherHeartbeat = new PeerHeartbeat();
     private long resumeSequence;
     private int resumeSession;
     private String lastFailure;
@@ -226,7 +220,6 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             failed("publisher at " + channel.endpoint() + " sent a malformed reply: " + joinProblem, nowNs);
             return;
         }
-        ring.putLong(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         ring.putLongOrdered(capacity + RingDescriptor.COMMIT_POSITION_OFFSET, reply.initialPosition());
         image = new Image(subscription, reply.sessionId(), channel.endpoint().toString(), ring, capacity, ring,
             capacity, new JoinPolicy.JoinPoint(reply.initialPosition(), reply.initialSequence(), reply.gapFrom(),
@@ -237,8 +230,7 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
         subscription.listener().onAvailable(image);
         subscription.addImage(image);
         state = CONNECTED;
-        publisherHeartbeat = ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-        publisherHeardNs = nowNs;
+        publisherHeartbeat.heard(nowNs);
         lastCreditNs = nowNs;
         lastCreditPosition = -1;
         backoffNs = MIN_BACKOFF_NS;
@@ -260,17 +252,13 @@ final class RdmaSubscriptionEndpoint implements SubscriptionEndpoint
             startClosingImage(END_OF_STREAM);
             return 1;
         }
-        final long heartbeat = ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET);
-        if (heartbeat != publisherHeartbeat)
-        {
-            publisherHeartbeat = heartbeat;
-            publisherHeardNs = nowNs;
-        }
-        if (nowNs - publisherHeardNs > context.livenessTimeoutNs())
+        publisherHeartbeat.read(ring.getLongVolatile(capacity + RingDescriptor.PUBLISHER_HEARTBEAT_OFFSET), nowNs);
+        final long silentNs = publisherHeartbeat.silentNs(nowNs);
+        if (silentNs > context.livenessTimeoutNs())
         {
             qp.disconnect();
             startClosingImage("publisher heartbeat timeout: nothing heard for " +
-                TimeUnit.NANOSECONDS.toMillis(nowNs - publisherHeardNs) + " ms");
+                TimeUnit.NANOSECONDS.toMillis(silentNs) + " ms");
             return 1;
         }
         final long consumed = image.consumedPosition();

@@ -66,8 +66,8 @@ abstract class SubscriberLink
     /** Subscriber's consumed ring position. */
     long consumed;
     long lastCommitNs;
-    long lastHeardNs;
-    long lastSubscriberHeartbeat;
+    /** The subscriber's heartbeat, read with its credit. */
+    final PeerHeartbeat heartbeat = new PeerHeartbeat();
     long conflatedCount;
     String closeReason;
     private Long2LongHashMap latestByKey;
@@ -87,23 +87,6 @@ abstract class SubscriberLink
         this.lagCounter = lagCounter;
     }
 
-    /**
-     * Read the subscriber's heartbeat: it is heard when the value changes, timed on this bus's clock. The value is the
-     * subscriber's wall clock, another process's or host's, which may be any distance from this one's and may step
-     * (NTP), so it is never compared with a clock here.
-     *
-     * @param heartbeat the value read.
-     * @param nowNs     this bus's time.
-     */
-    final void hear(final long heartbeat, final long nowNs)
-    {
-        if (heartbeat != lastSubscriberHeartbeat)
-        {
-            lastSubscriberHeartbeat = heartbeat;
-            lastHeardNs = nowNs;
-        }
-    }
-
     void join(final long position, final long nowNs)
     {
         logPosition = position;
@@ -112,7 +95,7 @@ abstract class SubscriberLink
         completedLog = position;
         consumed = position;
         lastCommitNs = nowNs;
-        lastHeardNs = nowNs;
+        heartbeat.heard(nowNs);
         progressNs = nowNs;
         progressPosition = position;
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
+import io.warpbus.bus.status.PeerHeartbeat;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.RingDescriptor;
+import io.warpbus.bus.status.PeerHeartbeat;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 

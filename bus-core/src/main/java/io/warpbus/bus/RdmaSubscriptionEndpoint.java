@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.protocol.RingDescriptor;
 import io.warpbus.bus.protocol.SubscribeHandshake;
+import io.warpbus.bus.status.PeerHeartbeat;
 import io.warpbus.iwarp.Access;
 import io.warpbus.iwarp.CompletionQueue;
 import io.warpbus.iwarp.ConnectionEvent;

@@ -41,6 +41,7 @@ import io.micrometer.core.instrument.binder.system.DiskSpaceMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.warpbus.bus.status.CountersFile;
+import io.warpbus.bus.status.PeerHeartbeat;
 import org.agrona.CloseHelper;
 
 /**
@@ -54,8 +55,8 @@ import org.agrona.CloseHelper;
  * </pre>
  * <ul>
  *     <li>{@code --root DIR} (repeatable): every sub-directory holding a {@code counters.dat} is a bus to export
- *     while its owner is alive; a bus that closes, goes stale or is replaced by a restarted owner is dropped and the
- *     new one picked up, rescanned every {@code --interval-ms} (1000);</li>
+ *     while its owner is alive; a bus that closes, whose heartbeat stops changing for 5 s or that is replaced by a
+ *     restarted owner is dropped and the new one picked up, rescanned every {@code --interval-ms} (1000);</li>
  *     <li>{@code --dir DIR} (repeatable): one bus directory, exported whenever its owner is alive;</li>
  *     <li>{@code --disk PATH} (repeatable): {@code disk_free_bytes} and {@code disk_total_bytes} of a file system
  *     (the journal's);</li>
@@ -70,6 +71,8 @@ public final class CountersExporter implements AutoCloseable
 {
     /** Exit code for bad options. */
     public static final int EXIT_USAGE = 2;
+    private static final long LIVENESS_TIMEOUT_NS =
+        TimeUnit.MILLISECONDS.toNanos(CountersFile.DEFAULT_LIVENESS_TIMEOUT_MS);
     private static final String USAGE = "usage: warpbus metrics (--root DIR | --dir DIR)... [--disk PATH]... " +
         "[--listen HOST:PORT] [--application NAME] [--interval-ms MS]";
 
@@ -80,7 +83,10 @@ public final class CountersExporter implements AutoCloseable
     private final ScheduledExecutorService scanner;
     private final HttpServer server;
 
-    private record Exported(CountersFile file, BusCountersMeterBinder binder)
+    /** Buses not exported, by directory: the heartbeat each had when it was last found dead or dropped. */
+    private final Map<Path, Long> silent = new HashMap<>();
+
+    private record Exported(CountersFile file, BusCountersMeterBinder binder, PeerHeartbeat heartbeat)
     {
     }
 
@@ -160,24 +166,37 @@ public final class CountersExporter implements AutoCloseable
 
     /**
      * Drop the buses whose owner went away and export the new ones.
+     * <p>
+     * An exported bus is alive while its heartbeat keeps changing, timed on this process's monotonic clock: the
+     * value is the owner's wall clock, and a step of the host's clock (NTP) must neither drop a live bus nor keep a
+     * dead one. Only a bus seen for the first time is judged by its heartbeat's age on the wall clock, the one thing
+     * known about it then; a bus dropped or found dead is exported again once its heartbeat changes.
      */
     public synchronized void scan()
     {
         final long nowMs = System.currentTimeMillis();
+        final long nowNs = System.nanoTime();
         for (final Iterator<Map.Entry<Path, Exported>> it = exported.entrySet().iterator(); it.hasNext(); )
         {
-            final Exported entry = it.next().getValue();
-            if (!entry.file.isAlive(nowMs) || entry.file.isReplacedOnDisk())
+            final Map.Entry<Path, Exported> entry = it.next();
+            final Exported bus = entry.getValue();
+            final long heartbeat = bus.file.heartbeatTimestampMs();
+            bus.heartbeat.read(heartbeat, nowNs);
+            if (bus.file.isOwnerClosed() || bus.heartbeat.silentNs(nowNs) > LIVENESS_TIMEOUT_NS ||
+                bus.file.isReplacedOnDisk())
             {
-                CloseHelper.quietCloseAll(entry.binder, entry.file);
+                CloseHelper.quietCloseAll(bus.binder, bus.file);
                 it.remove();
+                silent.put(entry.getKey(), heartbeat);
             }
         }
-        for (final Path dir : candidates())
+        final List<Path> candidates = candidates();
+        silent.keySet().retainAll(candidates);
+        for (final Path dir : candidates)
         {
             if (!exported.containsKey(dir) && Files.isRegularFile(dir.resolve(CountersFile.FILENAME)))
             {
-                export(dir, nowMs);
+                export(dir, nowMs, nowNs);
             }
         }
     }
@@ -195,7 +214,7 @@ public final class CountersExporter implements AutoCloseable
         registry.close();
     }
 
-    private void export(final Path dir, final long nowMs)
+    private void export(final Path dir, final long nowMs, final long nowNs)
     {
         final CountersFile file;
         try
@@ -206,15 +225,24 @@ public final class CountersExporter implements AutoCloseable
         {
             return; // being created or replaced: the next scan tries again
         }
-        if (!file.isAlive(nowMs))
+        final long heartbeat = file.heartbeatTimestampMs();
+        final Long lastSilent = silent.get(dir);
+        final boolean alive = !file.isOwnerClosed() &&
+            (null == lastSilent ? file.isAlive(nowMs) : heartbeat != lastSilent);
+        if (!alive)
         {
             file.close();
+            silent.put(dir, heartbeat);
             return;
         }
+        silent.remove(dir);
+        final PeerHeartbeat tracked = new PeerHeartbeat();
+        tracked.read(heartbeat, nowNs);
+        tracked.heard(nowNs);
         final BusCountersMeterBinder binder = new BusCountersMeterBinder(file.countersReader(),
             Tags.of("bus", dir.getFileName().toString()));
         binder.bindTo(registry);
-        exported.put(dir, new Exported(file, binder));
+        exported.put(dir, new Exported(file, binder, tracked));
     }
 
     private List<Path> candidates()

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
@@ -55,10 +56,46 @@ class CountersExporterTest
     private Bus bus;
     private CountersExporter exporter;
 
+    private volatile boolean driving;
+    private Thread driver;
+
     @AfterEach
-    void close()
+    void close() throws InterruptedException
     {
+        stopDriving();
         CloseHelper.quietCloseAll(exporter, bus);
+    }
+
+    private static BusContext context(final Path root, final String name, final long clockOffsetMs)
+    {
+        return new BusContext().directory(root).name(name).threadingMode(ThreadingMode.INVOKER)
+            .epochClock(() -> System.currentTimeMillis() + clockOffsetMs);
+    }
+
+    private void startDriving()
+    {
+        driving = true;
+        driver = new Thread(() ->
+        {
+            while (driving)
+            {
+                bus.doWork();
+                Thread.onSpinWait();
+            }
+        }, "bus-driver");
+        driver.setDaemon(true);
+        driver.start();
+    }
+
+    private void stopDriving() throws InterruptedException
+    {
+        driving = false;
+        if (null != driver)
+        {
+            driver.join(5_000);
+            assertTrue(!driver.isAlive(), "the bus driver did not stop");
+            driver = null;
+        }
     }
 
     @Test
@@ -87,6 +124,59 @@ class CountersExporterTest
         assertEquals(503, health.statusCode());
         assertTrue(health.body().contains("\"buses\":0"), health.body());
         assertTrue(!get("/metrics").body().contains("bus=\"record-1\""));
+    }
+
+    /**
+     * A bus whose heartbeats read an hour behind the exporter's clock, as every live bus's do for a moment after the
+     * host's clock steps forward. The exporter times the heartbeat's changing on its own monotonic clock, so it
+     * exports the bus once it is heard and keeps it through more than one liveness timeout (5 s).
+     */
+    @Test
+    void shouldExportALiveBusWhateverItsClockSays() throws Exception
+    {
+        final Path root = dir.resolve("shm");
+        bus = Bus.launch(context(root, "behind", -TimeUnit.HOURS.toMillis(1)));
+        startDriving();
+        exporter = CountersExporter.start(new String[] {"--root", root.toString(), "--listen", "127.0.0.1:0",
+            "--interval-ms", "100"}, System.err);
+
+        Await.until("the bus to be exported", 10_000, () -> 1 == exporter.busCount());
+        final long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(6_500);
+        while (System.nanoTime() - endNs < 0)
+        {
+            assertEquals(1, exporter.busCount(), "a live bus was dropped");
+            Thread.sleep(50);
+        }
+        assertEquals(200, get("/health").statusCode());
+    }
+
+    /**
+     * A bus whose heartbeats read an hour ahead of the exporter's clock, as a bus that died just before the host's
+     * clock stepped back does. When it stops beating it is dropped after the liveness timeout, not an hour later; it
+     * stays dropped while its heartbeat stands still, and comes back when it beats again.
+     */
+    @Test
+    void shouldDropABusThatStopsBeatingWhateverItsClockSays() throws Exception
+    {
+        final Path root = dir.resolve("shm");
+        bus = Bus.launch(context(root, "ahead", TimeUnit.HOURS.toMillis(1)));
+        bus.doWork();
+        startDriving();
+        exporter = CountersExporter.start(new String[] {"--root", root.toString(), "--listen", "127.0.0.1:0",
+            "--interval-ms", "100"}, System.err);
+        assertEquals(1, exporter.busCount());
+
+        stopDriving();
+        final long stoppedNs = System.nanoTime();
+        Await.until("the silent bus to be dropped", 15_000, () -> 0 == exporter.busCount());
+        final long silentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedNs);
+        assertTrue(silentMs >= 4_000, "dropped after " + silentMs + " ms, before the liveness timeout");
+        assertEquals(503, get("/health").statusCode());
+        Thread.sleep(500);
+        assertEquals(0, exporter.busCount(), "a bus whose heartbeat stands still was exported again");
+
+        startDriving();
+        Await.until("the bus beating again to be exported again", 10_000, () -> 1 == exporter.busCount());
     }
 
     @Test

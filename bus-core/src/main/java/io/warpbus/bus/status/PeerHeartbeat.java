@@ -13,14 +13,15 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.warpbus.bus;
+package io.warpbus.bus.status;
 
 /**
- * The other side's heartbeat, as this side sees it. The value the peer writes is its wall clock, another process's or
+ * The other side's heartbeat, as this side sees it: a subscriber's or publisher's across a link, or a bus's in its
+ * counters file as the metrics exporter sees it. The value the peer writes is its wall clock, another process's or
  * host's, which may be any distance from this one's and may step (NTP): so it is heard when it changes, and silence
- * is timed on this bus's monotonic clock, never by comparing the value with a clock here.
+ * is timed on this side's monotonic clock, never by comparing the value with a clock here.
  */
-final class PeerHeartbeat
+public final class PeerHeartbeat
 {
     private long value;
     private long heardNs;
@@ -28,9 +29,9 @@ final class PeerHeartbeat
     /**
      * Count the peer as heard now (it has just joined or connected).
      *
-     * @param nowNs this bus's time.
+     * @param nowNs this side's monotonic time.
      */
-    void heard(final long nowNs)
+    public void heard(final long nowNs)
     {
         heardNs = nowNs;
     }
@@ -39,9 +40,9 @@ final class PeerHeartbeat
      * Take the value the peer last wrote: heard now if it changed.
      *
      * @param value the value read.
-     * @param nowNs this bus's time.
+     * @param nowNs this side's monotonic time.
      */
-    void read(final long value, final long nowNs)
+    public void read(final long value, final long nowNs)
     {
         if (value != this.value)
         {
@@ -53,10 +54,10 @@ final class PeerHeartbeat
     /**
      * How long the peer has been silent.
      *
-     * @param nowNs this bus's time.
+     * @param nowNs this side's monotonic time.
      * @return nanoseconds since it was last heard.
      */
-    long silentNs(final long nowNs)
+    public long silentNs(final long nowNs)
     {
         return nowNs - heardNs;
     }

@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -126,6 +127,9 @@ public final class CountersFile implements AutoCloseable
 
     /** A heartbeat older than this means the owner is not running (or is stuck); see {@link #isAlive(long)}. */
     public static final long DEFAULT_LIVENESS_TIMEOUT_MS = 5_000;
+
+    /** How long a start watches a live process's stale-looking heartbeat for a change, see isBeating. */
+    private static final long BEATING_WATCH_MS = 500;
 
     /** How long a freed counter id stays unused so that readers do not confuse it with its successor. */
     public static final long COUNTER_FREE_TO_REUSE_TIMEOUT_MS = 1_000;
@@ -700,16 +704,48 @@ public final class CountersFile implements AutoCloseable
             final long nowMs = System.currentTimeMillis();
             final long pid = existing.pid();
             final boolean processAlive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            if (processAlive && existing.isAlive(nowMs))
+            if (!processAlive)
+            {
+                return;
+            }
+            if (existing.isAlive(nowMs))
             {
                 throw new IllegalStateException("counters file " + file + " is in use by pid " + pid +
                     " (heartbeat " + existing.heartbeatAgeMs(nowMs) + " ms ago): stop it or use another directory");
+            }
+            if (isBeating(existing))
+            {
+                // Its heartbeat reads stale against this clock but changes: the host's clock stepped (NTP).
+                throw new IllegalStateException("counters file " + file + " is in use by pid " + pid +
+                    " (heartbeat still changing, though its time is " + existing.heartbeatAgeMs(nowMs) +
+                    " ms behind this clock): stop it or use another directory");
             }
         }
         finally
         {
             existing.close();
         }
+    }
+
+    /**
+     * Whether an owner whose heartbeat looks stale by its age is beating all the same: the age compares the owner's
+     * wall clock with this one's, and a step of the clock makes a live owner's heartbeat look old until its next
+     * beat. Watched for a few heartbeat periods of a bus (100 ms); only a file whose owner's process is alive and
+     * whose heartbeat looks stale is watched, so a normal start never waits.
+     */
+    private static boolean isBeating(final CountersFile existing)
+    {
+        final long first = existing.heartbeatTimestampMs();
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BEATING_WATCH_MS);
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            if (existing.heartbeatTimestampMs() != first)
+            {
+                return true;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        return false;
     }
 
     private void ensureOwner(final String method)

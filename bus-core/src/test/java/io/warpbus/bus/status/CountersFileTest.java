@@ -25,6 +25,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -270,6 +272,41 @@ class CountersFileTest
         try (CountersFile second = CountersFile.create(dir, MAX_COUNTERS, ERROR_LOG_LENGTH))
         {
             assertFalse(second.isOwnerClosed(), "a closed owner's file is replaced");
+        }
+    }
+
+    /**
+     * A running owner whose heartbeats read an hour behind this clock, as they do for a moment after the host's clock
+     * steps forward: its file is not taken over, because its heartbeat is seen changing.
+     */
+    @Test
+    void shouldRefuseToReplaceTheFileOfARunningOwnerWhoseClockIsBehind() throws InterruptedException
+    {
+        final AtomicBoolean beating = new AtomicBoolean(true);
+        try (CountersFile owner = CountersFile.create(dir, MAX_COUNTERS, ERROR_LOG_LENGTH))
+        {
+            final Thread beater = new Thread(() ->
+            {
+                while (beating.get())
+                {
+                    owner.heartbeat(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(1));
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                }
+            });
+            beater.start();
+            try
+            {
+                final IllegalStateException ex = assertThrows(
+                    IllegalStateException.class, () -> CountersFile.create(dir, MAX_COUNTERS, ERROR_LOG_LENGTH));
+                assertMessageContains(ex, "in use by pid " + ProcessHandle.current().pid());
+                assertMessageContains(ex, "heartbeat still changing");
+            }
+            finally
+            {
+                beating.set(false);
+                beater.join(5_000);
+            }
+            assertFalse(owner.isOwnerClosed());
         }
     }
 

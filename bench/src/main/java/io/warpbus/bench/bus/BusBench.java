@@ -81,6 +81,9 @@ public final class BusBench
     private static final int THROUGHPUT_SIZE = 64;
     private static final int POLL_SUBSCRIBERS = 4;
     private static final String POLL_CASE = "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub";
+    /** Four IPC subscribers with the bus's flow-control window equal to Aeron IPC's default one. */
+    private static final String WINDOW_CASE = "throughput-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub-window" +
+        Channels.RING_OF_AERON_IPC;
     /** The systems compared side by side; the {@code warpbus-rdma} ones have ping-pong only ({@link RdmaEndpoint}). */
     private static final BusSystem[][] PAIRS = {
         { BusSystem.WARPBUS_IWARP, BusSystem.AERON_UDP, BusSystem.WARPBUS_RDMA, BusSystem.WARPBUS_RDMA_DUPLEX,
@@ -229,25 +232,13 @@ public final class BusBench
             for (int i = 0; i < FAN_OUTS.length && pair.length > 0; i++)
             {
                 final int subscribers = FAN_OUTS[i];
-                final String caseName = "throughput-" + THROUGHPUT_SIZE + "B-" + subscribers + "sub";
-                if (!cases.matcher(caseName).matches())
-                {
-                    continue;
-                }
-                streamBase += 10;
-                open(runs, pair, (system) -> Channels.fanOut(system, subscribers, streamBase));
-                for (final BusSystem system : pair)
-                {
-                    runs.fanOut(report, null, system, THROUGHPUT_SIZE, messages / 4);
-                }
-                for (int round = 0; round < rounds; round++)
-                {
-                    for (final BusSystem system : order(pair, round))
-                    {
-                        runs.fanOut(report, caseName, system, THROUGHPUT_SIZE, messages);
-                    }
-                }
-                close(runs, pair);
+                fanOutCase(runs, report, pair, "throughput-" + THROUGHPUT_SIZE + "B-" + subscribers + "sub",
+                    (system) -> Channels.fanOut(system, subscribers, streamBase));
+            }
+            if (Stream.of(pair).anyMatch((s) -> BusSystem.WARPBUS_IPC == s || BusSystem.AERON_IPC == s))
+            {
+                fanOutCase(runs, report, pair, WINDOW_CASE,
+                    (system) -> Channels.fanOutAtAeronsWindow(system, POLL_SUBSCRIBERS, streamBase));
             }
         }
         for (final BusSystem[] systemsOfPair : activePairs())
@@ -274,6 +265,29 @@ public final class BusBench
             }
             close(runs, pair);
         }
+    }
+
+    private void fanOutCase(final BusRuns runs, final BenchReport report, final BusSystem[] pair,
+        final String caseName, final java.util.function.Function<BusSystem, Channels.Plan> plans) throws IOException
+    {
+        if (!cases.matcher(caseName).matches())
+        {
+            return;
+        }
+        streamBase += 10;
+        open(runs, pair, plans);
+        for (final BusSystem system : pair)
+        {
+            runs.fanOut(report, null, system, THROUGHPUT_SIZE, messages / 4);
+        }
+        for (int round = 0; round < rounds; round++)
+        {
+            for (final BusSystem system : order(pair, round))
+            {
+                runs.fanOut(report, caseName, system, THROUGHPUT_SIZE, messages);
+            }
+        }
+        close(runs, pair);
     }
 
     private static void open(final BusRuns runs, final BusSystem[] pair,
@@ -365,6 +379,10 @@ public final class BusBench
             "cycle, timed to the last subscriber's ack; each run after %d ms of settling%n", pings,
             TimeUnit.NANOSECONDS.toSeconds(maxRunNs), pings / 4, messages, THROUGHPUT_SIZE, BusRuns.BURST,
             TimeUnit.NANOSECONDS.toMillis(Control.SETTLE_NS));
+        System.out.printf(Locale.ROOT, "%s: as throughput-%dB-%dsub, but the bus's subscriptions take a %s ring " +
+            "(its publication the log that needs), so that the bus's flow-control window is Aeron IPC's default " +
+            "(half its 64 MiB term); Aeron keeps its defaults%n", WINDOW_CASE, THROUGHPUT_SIZE, POLL_SUBSCRIBERS,
+            Channels.RING_OF_AERON_IPC);
         System.out.printf(Locale.ROOT, "poll: one thread of the orchestrator offers %d messages of %d B, runs a " +
             "duty cycle and polls them from each of its %d subscriptions, %,d messages per run; the offers with that " +
             "duty cycle, and the polls, are timed apart%n", BusRuns.POLL_BATCH, THROUGHPUT_SIZE, POLL_SUBSCRIBERS,
@@ -424,6 +442,12 @@ public final class BusBench
                 target(ipc, "pingpong-" + size + "B", metric, BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC, "<=", 1.2);
             }
         }
+        for (final int subscribers : FAN_OUTS)
+        {
+            target(ipc, "throughput-" + THROUGHPUT_SIZE + "B-" + subscribers + "sub", "msgs_per_s",
+                BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC, ">=", 1 == subscribers ? 1.0 : 0.9);
+        }
+        target(ipc, WINDOW_CASE, "msgs_per_s", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC, ">=", 0.9);
         // No target: the subscriber's own work per fragment, which bounds the four-subscriber throughput.
         ratio(ipc, POLL_CASE, "poll_ns_per_fragment", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
         // No target: the publisher's work per message, offer and the duty cycle that publishes, which bounds it too.

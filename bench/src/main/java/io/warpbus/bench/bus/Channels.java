@@ -46,6 +46,10 @@ final class Channels
      * Aeron, the peer, writes no timestamp at all.
      */
     private static final String CYCLE_TIMESTAMPS = "|timestamp=cycle";
+    /** Aeron IPC's default flow-control window: half its default term ({@code aeron.ipc.term.buffer.length}). */
+    static final String RING_OF_AERON_IPC = "32m";
+    /** The smallest log a 32 MiB ring allows: a power of two of at least the ring and two terms. */
+    private static final String WINDOW_OF_AERON_IPC = "64m";
 
     private Channels()
     {
@@ -104,6 +108,34 @@ final class Channels
      */
     static Plan fanOut(final BusSystem system, final int subscribers, final int streamBase)
     {
+        return fanOut(system, subscribers, streamBase, "", "");
+    }
+
+    /**
+     * One IPC publication and {@code subscribers} subscriptions in the responder, with the bus's flow-control window
+     * equal to Aeron IPC's default: Aeron lets a publication run half its 64 MiB term ahead of its slowest
+     * subscriber, where a bus subscriber's ring (4 MiB by default) bounds it. Aeron keeps its defaults; the bus's
+     * subscriptions take a 32 MiB ring and its publication the log that such a ring needs.
+     *
+     * @param system      {@link BusSystem#WARPBUS_IPC} or {@link BusSystem#AERON_IPC}.
+     * @param subscribers how many.
+     * @param streamBase  first stream id of this case.
+     * @return the plan.
+     */
+    static Plan fanOutAtAeronsWindow(final BusSystem system, final int subscribers, final int streamBase)
+    {
+        return BusSystem.WARPBUS_IPC == system ?
+            fanOut(system, subscribers, streamBase, "|window=" + WINDOW_OF_AERON_IPC, "|ring=" + RING_OF_AERON_IPC) :
+            fanOut(system, subscribers, streamBase);
+    }
+
+    private static Plan fanOut(
+        final BusSystem system,
+        final int subscribers,
+        final int streamBase,
+        final String publicationOptions,
+        final String subscriptionOptions)
+    {
         final int streamId = streamBase + 3;
         final List<Channel> subscriptions = new ArrayList<>();
         final Channel publication;
@@ -121,10 +153,10 @@ final class Channels
         else
         {
             final Channel channel = channel(system, streamId);
-            publication = new Channel(channel.uri(), streamId, subscribers);
+            publication = new Channel(channel.uri() + publicationOptions, streamId, subscribers);
             for (int i = 0; i < subscribers; i++)
             {
-                subscriptions.add(channel);
+                subscriptions.add(new Channel(channel.uri() + subscriptionOptions, streamId, channel.subscribers()));
             }
         }
         return new Plan(List.of(publication), List.of(), List.of(), subscriptions);

@@ -18,6 +18,7 @@ package io.warpbus.bench.bus;
 import java.util.HashSet;
 import java.util.Set;
 
+import io.aeron.driver.Configuration;
 import io.warpbus.bus.ChannelUri;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChannelsTest
 {
+    /** How far Aeron lets an IPC publication run ahead of its slowest subscriber, by its default configuration. */
+    private static final int AERON_IPC_WINDOW = Configuration.producerWindowLength(
+        Configuration.ipcTermBufferLength(), Configuration.ipcPublicationTermWindowLength());
+
     @Test
     void shouldPingOnOneChannelAndPongOnAnother()
     {
@@ -94,6 +99,25 @@ class ChannelsTest
                 assertEquals(publication.uri(), subscription.uri());
             }
         }
+    }
+
+    @Test
+    void shouldGiveTheBusAeronIpcsDefaultWindowAndLeaveAeronAlone()
+    {
+        assertEquals(32 << 20, AERON_IPC_WINDOW, "half Aeron's default IPC term");
+        final Channels.Plan bus = Channels.fanOutAtAeronsWindow(BusSystem.WARPBUS_IPC, 4, 600);
+        final ChannelUri publication = ChannelUri.parse(bus.orchestratorPublications().get(0).uri());
+        assertEquals(64 << 20, publication.size("window", 0));
+        assertEquals(4, bus.responderSubscriptions().size());
+        for (final Channels.Channel subscription : bus.responderSubscriptions())
+        {
+            final ChannelUri uri = ChannelUri.parse(subscription.uri());
+            assertEquals(AERON_IPC_WINDOW, uri.size("ring", 0), "Aeron IPC's default window");
+            assertEquals(publication.streamId(), uri.streamId());
+        }
+
+        final Channels.Plan aeron = Channels.fanOutAtAeronsWindow(BusSystem.AERON_IPC, 4, 700);
+        assertEquals(Channels.fanOut(BusSystem.AERON_IPC, 4, 700), aeron, "Aeron keeps its defaults");
     }
 
     @Test

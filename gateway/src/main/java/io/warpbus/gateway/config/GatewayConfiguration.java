@@ -33,6 +33,7 @@ import io.warpbus.gateway.session.SessionCoreContext;
 import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.iwarp.ThreadingMode;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -90,7 +91,7 @@ class GatewayConfiguration
         final GatewayProperties.Logon logon = properties.logon();
         return new Authenticator(credentials, encoder,
             new LogonThrottle(logon.maxFailures(), logon.failureWindow().toMillis()), counters,
-            SystemEpochClock.INSTANCE, logon.timestampSkew().toMillis());
+            SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE, logon.timestampSkew().toMillis());
     }
 
     @Bean

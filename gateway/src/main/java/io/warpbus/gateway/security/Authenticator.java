@@ -20,6 +20,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -28,6 +29,7 @@ import io.warpbus.gateway.session.GatewayCounterDescriptor;
 import io.warpbus.gateway.session.GatewayCounters;
 import io.warpbus.gateway.session.User;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
@@ -60,6 +62,7 @@ public final class Authenticator
     private final LogonThrottle throttle;
     private final GatewayCounters counters;
     private final EpochClock clock;
+    private final NanoClock nanoClock;
     private final long skewMs;
     private final String dummyHash;
     private final ConcurrentHashMap<String, Long> nonces = new ConcurrentHashMap<>();
@@ -91,17 +94,21 @@ public final class Authenticator
      * @param encoder     password encoder (delegating, so hashes carry their encoder id).
      * @param throttle    failure throttle.
      * @param counters    where failures are counted.
-     * @param clock       epoch milliseconds.
+     * @param clock       epoch milliseconds, for API-key logons' timestamps (the client signs its wall clock).
+     * @param nanoClock   a monotonic clock, for the throttle's windows: a step of the wall clock (NTP) must neither
+     *                    lift a lockout early nor stretch it by the step.
      * @param skewMs      how far an API-key logon's timestamp may be from the gateway's clock.
      */
     public Authenticator(final CredentialStore credentials, final PasswordEncoder encoder,
-        final LogonThrottle throttle, final GatewayCounters counters, final EpochClock clock, final long skewMs)
+        final LogonThrottle throttle, final GatewayCounters counters, final EpochClock clock,
+        final NanoClock nanoClock, final long skewMs)
     {
         this.credentials = credentials;
         this.encoder = encoder;
         this.throttle = throttle;
         this.counters = counters;
         this.clock = clock;
+        this.nanoClock = nanoClock;
         this.skewMs = skewMs;
         this.dummyHash = encoder.encode("no such user: the same work as a real check");
     }
@@ -205,7 +212,7 @@ public final class Authenticator
      */
     public void onRefused(final String address, final String name)
     {
-        throttle.onFailure(address, name, clock.time());
+        throttle.onFailure(address, name, monotonicMs());
     }
 
     /**
@@ -249,7 +256,7 @@ public final class Authenticator
 
     private Outcome throttled(final String address, final String user)
     {
-        final long retryAfterMs = throttle.retryAfterMs(address, user, clock.time());
+        final long retryAfterMs = throttle.retryAfterMs(address, user, monotonicMs());
         if (retryAfterMs > 0)
         {
             counters.increment(GatewayCounterDescriptor.LOGONS_THROTTLED);
@@ -263,8 +270,13 @@ public final class Authenticator
         final String reason)
     {
         counters.increment(counter);
-        throttle.onFailure(address, user, clock.time());
+        throttle.onFailure(address, user, monotonicMs());
         return new Outcome(null, reason);
+    }
+
+    private long monotonicMs()
+    {
+        return TimeUnit.NANOSECONDS.toMillis(nanoClock.nanoTime());
     }
 
     private void purgeNonces(final long nowMs)

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * Throttles logons after repeated failures: once {@code maxFailures} logons from one address, or for one user, have
  * failed within {@code windowMs}, further attempts from that address or for that user are refused, without their
  * credentials being checked, until the window has passed. A success clears the count of the name it used (user name
- * or key id). Any thread.
+ * or key id). Times are monotonic milliseconds (never the wall clock, which can step). Any thread.
  */
 public final class LogonThrottle
 {

@@ -27,6 +27,8 @@ import java.util.Map;
 import io.warpbus.gateway.session.GatewayCounters;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 
@@ -119,7 +121,21 @@ public final class AuthenticatorFixtures
         final GatewayCounters counters,
         final EpochClock clock)
     {
+        return authenticator(credentials, maxFailures, counters, clock, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * As {@link #authenticator(CredentialStore, int, GatewayCounters, EpochClock)}, with the monotonic clock that
+     * times the throttle's windows.
+     */
+    public static Authenticator authenticator(
+        final CredentialStore credentials,
+        final int maxFailures,
+        final GatewayCounters counters,
+        final EpochClock clock,
+        final NanoClock nanoClock)
+    {
         return new Authenticator(credentials, new DelegatingPasswordEncoder("bcrypt", Map.of("bcrypt", BCRYPT)),
-            new LogonThrottle(maxFailures, THROTTLE_WINDOW_MS), counters, clock, SKEW_MS);
+            new LogonThrottle(maxFailures, THROTTLE_WINDOW_MS), counters, clock, nanoClock, SKEW_MS);
     }
 }

@@ -17,10 +17,12 @@ package io.warpbus.gateway.security;
 
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
 
 import io.warpbus.gateway.session.GatewayCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.CachedEpochClock;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,7 @@ class AuthenticatorTest
     @TempDir
     Path dir;
     private final CachedEpochClock clock = AuthenticatorFixtures.clock();
+    private final CachedNanoClock nanoClock = new CachedNanoClock();
     private GatewayCounters counters;
     private Authenticator authenticator;
     private int nextAddress;
@@ -63,7 +66,8 @@ class AuthenticatorTest
             "{\"name\":\"bob\",\"password\":\"" + bcrypt("bob-pw") + "\",\"accounts\":[201]," +
             "\"apiKeys\":[" + bobApiKey() + "]}]}");
         counters = new GatewayCounters(dir.resolve("counters"));
-        authenticator = AuthenticatorFixtures.authenticator(credentials(file), MAX_FAILURES, counters, clock);
+        authenticator = AuthenticatorFixtures.authenticator(credentials(file), MAX_FAILURES, counters, clock,
+            nanoClock);
     }
 
     @AfterEach
@@ -130,6 +134,33 @@ class AuthenticatorTest
     private Authenticator.Outcome password(final String user, final String password)
     {
         return authenticator.password(user, password, address());
+    }
+
+    /**
+     * The lockout's window is timed on the monotonic clock: a step of the wall clock (NTP) neither lifts it nor
+     * stretches it, and it ends when the window has passed.
+     */
+    @Test
+    void shouldTimeTheLockoutWhateverTheWallClockDoes()
+    {
+        for (int i = 0; i < MAX_FAILURES; i++)
+        {
+            assertEquals("unknown user or wrong password", password("alice", "guess-" + i).failure());
+        }
+        assertThrottled(password("alice", "alice-pw"));
+
+        clock.advance(TimeUnit.HOURS.toMillis(1));
+        assertThrottled(password("alice", "alice-pw"));
+        clock.advance(-TimeUnit.HOURS.toMillis(2));
+        final Authenticator.Outcome back = password("alice", "alice-pw");
+        assertThrottled(back);
+        assertEquals("throttled: too many failed logons, retry in " +
+            TimeUnit.MILLISECONDS.toSeconds(AuthenticatorFixtures.THROTTLE_WINDOW_MS) + " s", back.failure(),
+            "the wait is the window's, not the window's and the step's");
+
+        nanoClock.advance(TimeUnit.MILLISECONDS.toNanos(AuthenticatorFixtures.THROTTLE_WINDOW_MS + 1));
+        final Authenticator.Outcome after = password("alice", "alice-pw");
+        assertTrue(after.succeeded(), String.valueOf(after));
     }
 
     /**

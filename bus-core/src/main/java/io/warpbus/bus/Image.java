@@ -46,7 +46,6 @@ public final class Image
      * {@link #moveFrames}). Written only while the state is held, so a poll always sees a consistent set.
      */
     private UnsafeBuffer ring;
-    private int capacity;
     /** The ring's metadata (commit and consumed positions): see {@link RingDescriptor}. */
     private final UnsafeBuffer control;
     private final int controlOffset;
@@ -104,7 +103,6 @@ public final class Image
         this.sourceIdentity = sourceIdentity;
         this.ring = ring;
         this.header = new Header(this, ring);
-        this.capacity = capacity;
         this.mask = capacity - 1;
         this.control = control;
         this.controlOffset = controlOffset;
@@ -147,34 +145,42 @@ public final class Image
             final byte[] array = ring.byteArray();
             final long address = ring.addressOffset();
             final int mask = this.mask;
-            final int capacity = this.capacity;
             while (fragments < fragmentLimit && position < commit)
             {
-                final int offset = (int)position & mask;
-                // Unchecked reads: offset is a frame boundary inside the ring (the join position is checked to be
-                // one, and each step is a checked aligned length), and a frame's header lies inside the ring.
-                final long word = FrameDescriptor.firstWord(array, address + offset);
-                final int length = FrameDescriptor.lengthOf(word);
-                final int type = FrameDescriptor.typeOf(word);
-                final int aligned = FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
-                if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
+                final long limit = limit(position, commit);
+                while (fragments < fragmentLimit && position < limit)
                 {
-                    corrupt(position, length, commit, expected);
-                    break;
-                }
-                if (FrameDescriptor.TYPE_DATA == type)
-                {
-                    final long sequence = FrameDescriptor.sequence(array, address + offset);
-                    if (sequence == expected || acceptOutOfOrder(sequence, expected, position))
+                    final int offset = (int)position & mask;
+                    // Unchecked reads: offset is a frame boundary inside the ring (the join position is checked to
+                    // be one, and each step is a checked aligned length), and a frame's header lies inside the ring.
+                    final long word = FrameDescriptor.firstWord(array, address + offset);
+                    final int length = FrameDescriptor.lengthOf(word);
+                    final int type = FrameDescriptor.typeOf(word);
+                    final long next = position + FrameDescriptor.alignedFrameLength(length);
+                    if (FrameDescriptor.TYPE_DATA == type)
                     {
-                        expected = sequence + 1;
-                        header.wrap(position);
-                        handler.onFragment(ring, offset + FrameDescriptor.HEADER_LENGTH,
-                            length - FrameDescriptor.HEADER_LENGTH, header);
-                        fragments++;
+                        if (isCorrupt(length, type, next, limit))
+                        {
+                            corrupt(position, length, commit, expected);
+                            return fragments;
+                        }
+                        final long sequence = FrameDescriptor.sequence(array, address + offset);
+                        if (sequence == expected || acceptOutOfOrder(sequence, expected, position))
+                        {
+                            expected = sequence + 1;
+                            header.wrap(position);
+                            handler.onFragment(ring, offset + FrameDescriptor.HEADER_LENGTH,
+                                length - FrameDescriptor.HEADER_LENGTH, header);
+                            fragments++;
+                        }
                     }
+                    else if (isCorrupt(length, type, next, limit))
+                    {
+                        corrupt(position, length, commit, expected);
+                        return fragments;
+                    }
+                    position = next;
                 }
-                position += aligned;
             }
         }
         finally
@@ -208,50 +214,53 @@ public final class Image
             final byte[] array = ring.byteArray();
             final long address = ring.addressOffset();
             final int mask = this.mask;
-            final int capacity = this.capacity;
             while (fragments < fragmentLimit && position < commit)
             {
-                final int offset = (int)position & mask;
-                // Unchecked reads, as in poll.
-                final long word = FrameDescriptor.firstWord(array, address + offset);
-                final int length = FrameDescriptor.lengthOf(word);
-                final int type = FrameDescriptor.typeOf(word);
-                final int aligned = FrameDescriptor.alignedLength(length - FrameDescriptor.HEADER_LENGTH);
-                if (isCorrupt(length, type, aligned, capacity - offset, commit - position))
+                final long limit = limit(position, commit);
+                while (fragments < fragmentLimit && position < limit)
                 {
-                    corrupt(position, length, commit, expected);
-                    break;
-                }
-                if (FrameDescriptor.TYPE_DATA != type)
-                {
-                    position += aligned;
-                    continue;
-                }
-                final long sequence = FrameDescriptor.sequence(array, address + offset);
-                if (sequence != expected && !acceptOutOfOrder(sequence, expected, position))
-                {
-                    position += aligned;
-                    continue;
-                }
-                final long previous = expected;
-                expected = sequence + 1;
-                header.wrap(position);
-                final ControlledFragmentHandler.Action action = handler.onFragment(
-                    ring, offset + FrameDescriptor.HEADER_LENGTH, length - FrameDescriptor.HEADER_LENGTH, header);
-                if (ControlledFragmentHandler.Action.ABORT == action)
-                {
-                    expected = previous;
-                    break;
-                }
-                fragments++;
-                position += aligned;
-                if (ControlledFragmentHandler.Action.BREAK == action)
-                {
-                    break;
-                }
-                if (ControlledFragmentHandler.Action.COMMIT == action)
-                {
-                    publish(position, expected);
+                    final int offset = (int)position & mask;
+                    // Unchecked reads, as in poll.
+                    final long word = FrameDescriptor.firstWord(array, address + offset);
+                    final int length = FrameDescriptor.lengthOf(word);
+                    final int type = FrameDescriptor.typeOf(word);
+                    final long next = position + FrameDescriptor.alignedFrameLength(length);
+                    if (isCorrupt(length, type, next, limit))
+                    {
+                        corrupt(position, length, commit, expected);
+                        return fragments;
+                    }
+                    if (FrameDescriptor.TYPE_DATA != type)
+                    {
+                        position = next;
+                        continue;
+                    }
+                    final long sequence = FrameDescriptor.sequence(array, address + offset);
+                    if (sequence != expected && !acceptOutOfOrder(sequence, expected, position))
+                    {
+                        position = next;
+                        continue;
+                    }
+                    final long previous = expected;
+                    expected = sequence + 1;
+                    header.wrap(position);
+                    final ControlledFragmentHandler.Action action = handler.onFragment(
+                        ring, offset + FrameDescriptor.HEADER_LENGTH, length - FrameDescriptor.HEADER_LENGTH, header);
+                    if (ControlledFragmentHandler.Action.ABORT == action)
+                    {
+                        expected = previous;
+                        return fragments;
+                    }
+                    fragments++;
+                    position = next;
+                    if (ControlledFragmentHandler.Action.BREAK == action)
+                    {
+                        return fragments;
+                    }
+                    if (ControlledFragmentHandler.Action.COMMIT == action)
+                    {
+                        publish(position, expected);
+                    }
                 }
             }
         }
@@ -545,7 +554,6 @@ public final class Image
         }
         this.ring = frames;
         header.buffer(frames);
-        this.capacity = capacity;
         this.mask = capacity - 1;
         // The log goes: the ring's commit position, which the publisher made final at the drop, is the only one.
         this.firstCommit = control;
@@ -647,12 +655,24 @@ public final class Image
      * type, or a frame running past the end of the ring or past the commit position? An aligned length that
      * overflowed is negative, and compares above any room.
      */
-    private static boolean isCorrupt(
-        final int length, final int type, final int aligned, final int roomInRing, final long committed)
+    /**
+     * Where the frames from a position must end: at the commit position, or at the end of the ring, which no frame
+     * crosses (padding fills a term's end), whichever comes first. Bounding each frame by it is one compare a
+     * fragment, where bounding by both was two, each with its own subtraction.
+     */
+    private long limit(final long position, final long commit)
     {
-        return length < FrameDescriptor.MIN_FRAME_LENGTH ||
-            (length < FrameDescriptor.HEADER_LENGTH && FrameDescriptor.TYPE_DATA == type) ||
-            Integer.compareUnsigned(aligned, roomInRing) > 0 || aligned > committed;
+        return Math.min(commit, (position | mask) + 1);
+    }
+
+    /**
+     * A frame that cannot be one: shorter than its kind allows (a data frame's header, or a padding frame's length and
+     * type), or ending past the commit position or the ring's end.
+     */
+    private static boolean isCorrupt(final int length, final int type, final long next, final long limit)
+    {
+        return length < (FrameDescriptor.TYPE_DATA == type ? FrameDescriptor.HEADER_LENGTH :
+            FrameDescriptor.MIN_FRAME_LENGTH) || next > limit;
     }
 
     /**

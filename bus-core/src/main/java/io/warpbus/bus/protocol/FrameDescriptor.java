@@ -103,6 +103,18 @@ public final class FrameDescriptor
     }
 
     /**
+     * A frame's length as read, header included, rounded up to the frame alignment in long arithmetic, so that no
+     * value read from a corrupt frame overflows: a negative length stays negative.
+     *
+     * @param frameLength the length field as read.
+     * @return the aligned length.
+     */
+    public static long alignedFrameLength(final int frameLength)
+    {
+        return ((long)frameLength + FRAME_ALIGNMENT - 1) & -FRAME_ALIGNMENT;
+    }
+
+    /**
      * Read the commit word with acquire semantics.
      *
      * @param buffer holding the frame.

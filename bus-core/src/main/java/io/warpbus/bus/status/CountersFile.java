@@ -128,11 +128,11 @@ public final class CountersFile implements AutoCloseable
     /** A heartbeat older than this means the owner is not running (or is stuck); see {@link #isAlive(long)}. */
     public static final long DEFAULT_LIVENESS_TIMEOUT_MS = 5_000;
 
-    /** How long a start watches a live process's stale-looking heartbeat for a change, see isBeating. */
-    private static final long BEATING_WATCH_MS = 500;
-
     /** How long a freed counter id stays unused so that readers do not confuse it with its successor. */
     public static final long COUNTER_FREE_TO_REUSE_TIMEOUT_MS = 1_000;
+
+    /** How long a start watches a live process's stale-looking heartbeat for a change, see isBeating. */
+    private static final long BEATING_WATCH_MS = 500;
 
     /** Owner state: the owner is (or was, if its heartbeat is stale) running. */
     public static final int OWNER_ACTIVE = 1;
@@ -704,7 +704,7 @@ public final class CountersFile implements AutoCloseable
             final long nowMs = System.currentTimeMillis();
             final long pid = existing.pid();
             final boolean processAlive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            if (!processAlive)
+            if (!processAlive || existing.isOwnerClosed())
             {
                 return;
             }

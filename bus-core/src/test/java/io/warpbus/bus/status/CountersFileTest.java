@@ -285,6 +285,7 @@ class CountersFileTest
         final AtomicBoolean beating = new AtomicBoolean(true);
         try (CountersFile owner = CountersFile.create(dir, MAX_COUNTERS, ERROR_LOG_LENGTH))
         {
+            owner.heartbeat(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(1));
             final Thread beater = new Thread(() ->
             {
                 while (beating.get())

@@ -15,18 +15,14 @@
  */
 package io.warpbus.gateway;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 import io.warpbus.bus.Bus;
 import io.warpbus.bus.BusContext;
 import io.warpbus.bus.ExclusivePublication;
+import io.warpbus.gateway.fix.FixSessionStateFiles;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.orderentry.sbe.MessageHeaderEncoder;
 import io.warpbus.orderentry.sbe.NewOrderEncoder;
@@ -145,21 +141,12 @@ class FixRestartTest
 
     /**
      * The core sequence number of the last event the gateway's FIX adapter handed to QuickFIX/J, from its session
-     * state file (offset 24 of its {@code .warpbus} file in the FIX store directory).
+     * state file in the FIX store directory.
      */
     private long lastDelivered()
     {
-        final Path file = dir.resolve("gateway-journal").resolve("fix").resolve("ALICE-WARPBUS.warpbus");
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
-        {
-            final ByteBuffer word = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
-            channel.read(word, 24);
-            return word.getLong(0);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot read the FIX session state " + file, ex);
-        }
+        return FixSessionStateFiles.lastDelivered(
+            dir.resolve("gateway-journal").resolve("fix").resolve("ALICE-WARPBUS.warpbus"));
     }
 
     private void fillWhileDead()

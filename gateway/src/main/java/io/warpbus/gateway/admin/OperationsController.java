@@ -34,6 +34,7 @@ import io.warpbus.bus.ChannelUri;
 import io.warpbus.gateway.config.GatewayProperties;
 import io.warpbus.gateway.session.SessionCore;
 import io.warpbus.gateway.session.SessionInfo;
+import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -57,7 +58,7 @@ class OperationsController
     private final MeterRegistry registry;
     private final SessionCore core;
     private final GatewayProperties properties;
-    private final Map<String, long[]> lastSessionCounts = new HashMap<>();
+    private final SessionRates sessionRates = new SessionRates(SystemNanoClock.INSTANCE);
 
     OperationsController(final OperationsSampler sampler, final MeterRegistry registry, final SessionCore core,
         final GatewayProperties properties)
@@ -225,8 +226,8 @@ class OperationsController
             Thread.currentThread().interrupt();
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "interrupted");
         }
+        final Map<String, double[]> rates = sessionRates.update(sessions);
         final List<Map<String, Object>> rows = new ArrayList<>();
-        final Map<String, long[]> counts = new HashMap<>();
         for (final SessionInfo session : sessions)
         {
             final Map<String, Object> row = new LinkedHashMap<>();
@@ -239,20 +240,16 @@ class OperationsController
             row.put("lastSeq", session.lastSeq());
             row.put("messagesIn", session.messagesIn());
             row.put("messagesOut", session.messagesOut());
-            final long[] last = lastSessionCounts.get(session.token());
-            final double seconds = null == last ? 0 : (nowMs - last[0]) / 1_000.0;
-            row.put("messagesInPerS", seconds > 0 ? Math.max(0, session.messagesIn() - last[1]) / seconds : 0.0);
-            row.put("messagesOutPerS", seconds > 0 ? Math.max(0, session.messagesOut() - last[2]) / seconds : 0.0);
+            final double[] rate = rates.get(session.token());
+            row.put("messagesInPerS", rate[0]);
+            row.put("messagesOutPerS", rate[1]);
             row.put("openOrders", session.openOrders());
             row.put("subscriptions", session.subscriptions());
             row.put("conflatedUpdates", session.conflatedUpdates());
             row.put("queueBytes", session.queueBytes());
             row.put("queueCapacity", session.queueCapacity());
             rows.add(row);
-            counts.put(session.token(), new long[] { nowMs, session.messagesIn(), session.messagesOut() });
         }
-        lastSessionCounts.clear();
-        lastSessionCounts.putAll(counts);
         return rows;
     }
 

@@ -28,6 +28,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Measurement;
 import io.warpbus.gateway.metrics.GatewayMetrics;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -62,6 +66,8 @@ class OperationsSampler implements AutoCloseable
         "warpbus.gateway.market.data.out", "warpbus.gateway.messages.in", "warpbus.gateway.messages.out",
         "warpbus.bus.messages.sent", "warpbus.bus.messages.received", "warpbus.bus.back.pressure.events" };
     private static final int FIRST_RATE = 5;
+    /** The shortest interval a rate is taken over (two samples in the same instant would divide by nothing). */
+    private static final long MIN_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final MeterRegistry registry;
     private final GatewayMetrics metrics;
@@ -75,7 +81,9 @@ class OperationsSampler implements AutoCloseable
     private volatile String lastError;
     private volatile Map<String, Double> engineCounters = Map.of();
     private volatile String engineError;
-    private long lastSampleMs;
+    private final EpochClock epochClock;
+    private final NanoClock nanoClock;
+    private long lastSampleNs;
     private int count;
     private int next;
 
@@ -109,7 +117,26 @@ class OperationsSampler implements AutoCloseable
     OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs,
         final EngineStatsReader engineReader)
     {
+        this(registry, metrics, intervalMs, engineReader, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * A sampler with its clocks given: each sample is stamped with the wall clock, for display, and its rates are
+     * per second of the monotonic clock, so that a step of the host's clock (NTP) does not distort them.
+     *
+     * @param registry     the meters to read.
+     * @param metrics      the gateway's meters, with the interval histograms.
+     * @param intervalMs   the sampling interval; 0 for no thread (tests call {@link #sample()}).
+     * @param engineReader reads the matching engine's figures; null for none.
+     * @param epochClock   stamps the samples.
+     * @param nanoClock    times the intervals the rates are taken over.
+     */
+    OperationsSampler(final MeterRegistry registry, final GatewayMetrics metrics, final long intervalMs,
+        final EngineStatsReader engineReader, final EpochClock epochClock, final NanoClock nanoClock)
+    {
         this.registry = registry;
+        this.epochClock = epochClock;
+        this.nanoClock = nanoClock;
         this.metrics = metrics;
         this.engineReader = engineReader;
         // The first sample's rates count from here, so that what happened before it is not lost to the view.
@@ -117,7 +144,7 @@ class OperationsSampler implements AutoCloseable
         {
             lastTotals[i] = total(registry, RATE_METERS[i]);
         }
-        lastSampleMs = System.currentTimeMillis();
+        lastSampleNs = nanoClock.nanoTime();
         if (intervalMs > 0)
         {
             this.executor = Executors.newSingleThreadScheduledExecutor((task) ->
@@ -218,17 +245,17 @@ class OperationsSampler implements AutoCloseable
 
     private synchronized void record(final Map<String, Double> engine)
     {
-        final long nowMs = System.currentTimeMillis();
+        final long nowNs = nanoClock.nanoTime();
         metrics.sampleInterval(roundTrip, processing);
         final int slot = next;
-        timeMs[slot] = nowMs;
+        timeMs[slot] = epochClock.time();
         final boolean orders = roundTrip.getTotalCount() > 0;
         series[0][slot] = orders ? roundTrip.getValueAtPercentile(50) / 1_000.0 : Double.NaN;
         series[1][slot] = orders ? roundTrip.getValueAtPercentile(99) / 1_000.0 : Double.NaN;
         series[2][slot] = orders ? roundTrip.getMaxValue() / 1_000.0 : Double.NaN;
         series[3][slot] = orders ? processing.getValueAtPercentile(50) / 1_000.0 : Double.NaN;
         series[4][slot] = orders ? processing.getValueAtPercentile(99) / 1_000.0 : Double.NaN;
-        final double seconds = Math.max(1, nowMs - lastSampleMs) / 1_000.0;
+        final double seconds = Math.max(MIN_INTERVAL_NS, nowNs - lastSampleNs) / 1e9;
         for (int i = 0; i < RATE_METERS.length; i++)
         {
             final double total = total(registry, RATE_METERS[i]);
@@ -244,7 +271,7 @@ class OperationsSampler implements AutoCloseable
             series[FIRST_ENGINE + i][slot] = null == value || (latency && !engineOrders) ? Double.NaN :
                 value * ENGINE_FACTORS[i];
         }
-        lastSampleMs = nowMs;
+        lastSampleNs = nowNs;
         next = (slot + 1) % CAPACITY;
         count = Math.min(CAPACITY, count + 1);
     }

@@ -76,27 +76,55 @@ class OperationsSamplerTest
     }
 
     @Test
-    void shouldGiveRatesFromTheCountersChange() throws InterruptedException
+    void shouldGiveRatesFromTheCountersChange()
     {
         final AtomicLong sent = new AtomicLong();
         FunctionCounter.builder("warpbus.gateway.orders.sent", sent, AtomicLong::get).register(registry);
         sent.addAndGet(7);
-        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0))
+        final AtomicLong nowNs = new AtomicLong(1_000_000_000L);
+        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0, null,
+            () -> 1_700_000_000_000L + nowNs.get() / 1_000_000, nowNs::get))
         {
             sent.addAndGet(20);
-            Thread.sleep(200);
+            nowNs.addAndGet(200_000_000L);
             sampler.sample();
             sent.addAndGet(50);
-            Thread.sleep(200);
+            nowNs.addAndGet(250_000_000L);
             sampler.sample();
             final Map<String, Object> series = sampler.series();
-            final long[] timeMs = (long[])series.get("timeMs");
             final Double[] orders = (Double[])series.get("ordersPerS");
-            assertTrue(orders[0] > 0 && orders[0] <= 20 / 0.2, "the first sample counts from the sampler's start, " +
-                "not from before it: " + orders[0]);
-            final double expected = 50 / ((timeMs[1] - timeMs[0]) / 1_000.0);
-            assertEquals(expected, orders[1], 0.01);
+            assertEquals(100.0, orders[0], 1e-9, "the first sample counts from the sampler's start, not before it");
+            assertEquals(200.0, orders[1], 1e-9);
             assertEquals(0.0, ((Double[])series.get("marketDataPerS"))[1], "a meter that is absent counts 0");
+        }
+    }
+
+    @Test
+    void shouldTimeTheRatesWhateverTheWallClockDoes()
+    {
+        final AtomicLong sent = new AtomicLong();
+        FunctionCounter.builder("warpbus.gateway.orders.sent", sent, AtomicLong::get).register(registry);
+        final AtomicLong wallMs = new AtomicLong(1_700_000_000_000L);
+        final AtomicLong nowNs = new AtomicLong(5_000_000_000L);
+        try (OperationsSampler sampler = new OperationsSampler(registry, metrics, 0, null, wallMs::get, nowNs::get))
+        {
+            final long[] wallSteps = { 1_000, -3_600_000, 7_200_000, 1_000 };
+            for (final long step : wallSteps)
+            {
+                sent.addAndGet(500);
+                nowNs.addAndGet(1_000_000_000L);
+                wallMs.addAndGet(step);
+                sampler.sample();
+            }
+            final Map<String, Object> series = sampler.series();
+            final Double[] orders = (Double[])series.get("ordersPerS");
+            final long[] timeMs = (long[])series.get("timeMs");
+            for (int i = 0; i < wallSteps.length; i++)
+            {
+                assertEquals(500.0, orders[i], 1e-9, "sample " + i + " after a wall-clock step of " + wallSteps[i] +
+                    " ms, one second apart on the monotonic clock");
+            }
+            assertEquals(1_700_000_000_000L + 1_000 - 3_600_000, timeMs[1], "samples are stamped by the wall clock");
         }
     }
 

@@ -40,9 +40,11 @@ public final class StatTool
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
-    /** {@code --alive}: the owner closed the file or its heartbeat is stale. */
+    /** {@code --alive}: the owner closed the file, or its heartbeat is stale and not changing. */
     static final int EXIT_NOT_ALIVE = 3;
     static final long DEFAULT_INTERVAL_MS = 1_000;
+    /** {@code --alive}: how long a heartbeat stamped too far from this clock is watched for a change. */
+    static final long ALIVE_WATCH_MS = 1_000;
 
     /** Parsed command line. */
     static final class Options
@@ -105,9 +107,7 @@ public final class StatTool
         {
             if (options.alive)
             {
-                final String header = headerLine(countersFile, System.currentTimeMillis());
-                out.println(header);
-                return countersFile.isAlive(System.currentTimeMillis()) ? EXIT_OK : EXIT_NOT_ALIVE;
+                return alive(countersFile, out);
             }
             if (options.errors)
             {
@@ -193,11 +193,40 @@ public final class StatTool
         stream.println("  --errors        print the distinct error log, then exit");
         stream.println("  --filter REGEX  only counters whose label (with --errors: errors whose text) contains a " +
             "match");
-        stream.println("  --alive         print the owner's status line and exit 0 if it is alive, " + EXIT_NOT_ALIVE +
-            " if it closed the file or its heartbeat is stale (a health check)");
+        stream.println("  --alive         print the owner's status line and exit 0 if it is alive (its heartbeat " +
+            "recent, or changing within " + ALIVE_WATCH_MS + " ms), " + EXIT_NOT_ALIVE + " if it closed the file or " +
+            "its heartbeat is stale (a health check)");
+    }
+
+    /**
+     * {@code --alive}: print the status line and answer whether the owner runs. A heartbeat stamped within the
+     * liveness timeout of this clock, ahead or behind, is alive. One further off is watched for
+     * {@link #ALIVE_WATCH_MS} on the monotonic clock: after a step of the host's clock (NTP) a live owner's stamps
+     * are off by the step but still change, and a dead owner's may look recent after a step back only within the
+     * timeout.
+     */
+    static int alive(final CountersFile countersFile, final PrintStream out)
+    {
+        final long nowMs = System.currentTimeMillis();
+        final boolean closed = countersFile.isOwnerClosed();
+        final long ageMs = countersFile.heartbeatAgeMs(nowMs);
+        final boolean recent = Math.abs(ageMs) <= CountersFile.DEFAULT_LIVENESS_TIMEOUT_MS;
+        final boolean beating = !closed && !recent && countersFile.isBeating(ALIVE_WATCH_MS);
+        out.println(headerLine(countersFile, nowMs, beating));
+        return !closed && (recent || beating) ? EXIT_OK : EXIT_NOT_ALIVE;
     }
 
     static String headerLine(final CountersFile countersFile, final long nowMs)
+    {
+        return headerLine(countersFile, nowMs, false);
+    }
+
+    /**
+     * The status line: the owner's pid and start, the heartbeat's age and what it says.
+     *
+     * @param beating the heartbeat was seen changing although its age says otherwise.
+     */
+    static String headerLine(final CountersFile countersFile, final long nowMs, final boolean beating)
     {
         final long pid = countersFile.pid();
         final long heartbeatAgeMs = countersFile.heartbeatAgeMs(nowMs);
@@ -206,11 +235,19 @@ public final class StatTool
         {
             status = "closed by its owner";
         }
+        else if (beating)
+        {
+            status = "alive (heartbeat changing, though stamped " + Math.abs(heartbeatAgeMs) + " ms " +
+                (heartbeatAgeMs > 0 ? "behind" : "ahead of") + " this clock)";
+        }
+        else if (heartbeatAgeMs < -CountersFile.DEFAULT_LIVENESS_TIMEOUT_MS)
+        {
+            status = "STALE: heartbeat stamped " + -heartbeatAgeMs + " ms ahead of this clock" +
+                ownerRunning(pid);
+        }
         else if (!countersFile.isAlive(nowMs))
         {
-            final boolean running = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            status = "STALE: no heartbeat for " + heartbeatAgeMs + " ms" +
-                (running ? "" : ", pid " + pid + " is not running");
+            status = "STALE: no heartbeat for " + heartbeatAgeMs + " ms" + ownerRunning(pid);
         }
         else
         {
@@ -222,6 +259,12 @@ public final class StatTool
             " heartbeat-age=" + heartbeatAgeMs + "ms" +
             " status=" + status +
             " file=" + countersFile.file();
+    }
+
+    private static String ownerRunning(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? "" :
+            ", pid " + pid + " is not running";
     }
 
     /**

@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -174,6 +176,51 @@ class StatToolTest
             CountersFilePatch.ownerPid(owner.file(), deadPid);
             assertEquals(0, run("--dir", dir.toString(), "--count", "1"));
             assertTrue(out().contains("pid " + deadPid + " is not running"), out());
+        }
+    }
+
+    @Test
+    void shouldJudgeAnOwnerStampedFarFromThisClockByWhetherItsHeartbeatChanges() throws InterruptedException
+    {
+        try (CountersFile owner = CountersFile.create(dir, 32, 64 * 1024))
+        {
+            for (final long offsetMs : new long[] { -3_600_000, 3_600_000 })
+            {
+                // An owner beating every 50 ms on a clock an hour off this one's, as after a step of either (NTP).
+                final AtomicBoolean running = new AtomicBoolean(true);
+                final Thread beater = new Thread(() ->
+                {
+                    while (running.get())
+                    {
+                        owner.heartbeat(System.currentTimeMillis() + offsetMs);
+                        LockSupport.parkNanos(50_000_000L);
+                    }
+                });
+                beater.start();
+                try
+                {
+                    outBytes.reset();
+                    assertEquals(0, run("--dir", dir.toString(), "--alive"), out());
+                    assertHeader(out().strip(), ProcessHandle.current().pid(), "alive (heartbeat changing, though " +
+                        "stamped 3");
+                    assertTrue(out().contains(offsetMs < 0 ? " ms behind this clock)" : " ms ahead of this clock)"),
+                        out());
+                }
+                finally
+                {
+                    running.set(false);
+                    beater.join(5_000);
+                }
+
+                // The same owner stopped: its stamp an hour off and no longer changing.
+                outBytes.reset();
+                final long startNs = System.nanoTime();
+                assertEquals(StatTool.EXIT_NOT_ALIVE, run("--dir", dir.toString(), "--alive"), out());
+                assertTrue(System.nanoTime() - startNs >= StatTool.ALIVE_WATCH_MS * 1_000_000L,
+                    "watched for a change before answering");
+                assertHeader(out().strip(), ProcessHandle.current().pid(), offsetMs < 0 ? "STALE: no heartbeat for 3" :
+                    "STALE: heartbeat stamped 3");
+            }
         }
     }
 

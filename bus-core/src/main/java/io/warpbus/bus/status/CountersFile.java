@@ -713,7 +713,9 @@ public final class CountersFile implements AutoCloseable
                 throw new IllegalStateException("counters file " + file + " is in use by pid " + pid +
                     " (heartbeat " + existing.heartbeatAgeMs(nowMs) + " ms ago): stop it or use another directory");
             }
-            if (isBeating(existing))
+            // Only a file whose owner's process is alive and whose heartbeat looks stale is watched, so a normal
+            // start never waits.
+            if (existing.isBeating(BEATING_WATCH_MS))
             {
                 // Its heartbeat reads stale against this clock but changes: the host's clock stepped (NTP).
                 throw new IllegalStateException("counters file " + file + " is in use by pid " + pid +
@@ -728,18 +730,21 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
-     * Whether an owner whose heartbeat looks stale by its age is beating all the same: the age compares the owner's
-     * wall clock with this one's, and a step of the clock makes a live owner's heartbeat look old until its next
-     * beat. Watched for a few heartbeat periods of a bus (100 ms); only a file whose owner's process is alive and
-     * whose heartbeat looks stale is watched, so a normal start never waits.
+     * Whether the owner's heartbeat changes within {@code watchMs}, timed on this process's monotonic clock. The
+     * heartbeat's age compares the owner's wall clock with this one's, and a step of either clock (NTP) makes a live
+     * owner's heartbeat look old, or a dead owner's look recent; a heartbeat that changes is an owner running
+     * whatever the clocks say. A bus beats every 100 ms while its duty cycle runs.
+     *
+     * @param watchMs how long to watch before answering no.
+     * @return true as soon as the heartbeat changes, false if it did not within {@code watchMs}.
      */
-    private static boolean isBeating(final CountersFile existing)
+    public boolean isBeating(final long watchMs)
     {
-        final long first = existing.heartbeatTimestampMs();
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BEATING_WATCH_MS);
+        final long first = heartbeatTimestampMs();
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(watchMs);
         while (System.nanoTime() - deadlineNs < 0)
         {
-            if (existing.heartbeatTimestampMs() != first)
+            if (heartbeatTimestampMs() != first)
             {
                 return true;
             }

@@ -81,6 +81,12 @@ public final class BusBench
     private static final int THROUGHPUT_SIZE = 64;
     private static final int POLL_SUBSCRIBERS = 4;
     private static final String POLL_CASE = "poll-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub";
+    /**
+     * The poll case with every poll 24 MiB behind the writer, as a subscriber that fell behind reads (both systems
+     * at Aeron IPC's default window, which holds that). Frames of 64 bytes take 96 in either log.
+     */
+    private static final String BEHIND_CASE = POLL_CASE + "-behind24m";
+    private static final long BEHIND_MESSAGES = 24L * 1024 * 1024 / 96;
     /** Four IPC subscribers with the bus's flow-control window equal to Aeron IPC's default one. */
     private static final String WINDOW_CASE = "throughput-" + THROUGHPUT_SIZE + "B-" + POLL_SUBSCRIBERS + "sub-window" +
         Channels.RING_OF_AERON_IPC;
@@ -246,25 +252,37 @@ public final class BusBench
             final BusSystem[] pair = Stream.of(systemsOfPair)
                 .filter((s) -> BusSystem.WARPBUS_IPC == s || BusSystem.AERON_IPC == s)
                 .toArray(BusSystem[]::new);
-            if (0 == pair.length || !cases.matcher(POLL_CASE).matches())
+            if (0 == pair.length)
             {
                 continue;
             }
-            streamBase += 10;
-            open(runs, pair, (system) -> Channels.local(system, POLL_SUBSCRIBERS, streamBase));
-            for (final BusSystem system : pair)
-            {
-                runs.localPoll(ipc, null, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages / 4);
-            }
-            for (int round = 0; round < rounds; round++)
-            {
-                for (final BusSystem system : order(pair, round))
-                {
-                    runs.localPoll(ipc, POLL_CASE, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages);
-                }
-            }
-            close(runs, pair);
+            localPollCase(runs, pair, POLL_CASE, (system) -> Channels.local(system, POLL_SUBSCRIBERS, streamBase), 0);
+            localPollCase(runs, pair, BEHIND_CASE,
+                (system) -> Channels.localAtAeronsWindow(system, POLL_SUBSCRIBERS, streamBase), BEHIND_MESSAGES);
         }
+    }
+
+    private void localPollCase(final BusRuns runs, final BusSystem[] pair, final String caseName,
+        final java.util.function.Function<BusSystem, Channels.Plan> plans, final long behind) throws IOException
+    {
+        if (!cases.matcher(caseName).matches())
+        {
+            return;
+        }
+        streamBase += 10;
+        open(runs, pair, plans);
+        for (final BusSystem system : pair)
+        {
+            runs.localPoll(ipc, null, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages / 4, behind);
+        }
+        for (int round = 0; round < rounds; round++)
+        {
+            for (final BusSystem system : order(pair, round))
+            {
+                runs.localPoll(ipc, caseName, system, THROUGHPUT_SIZE, POLL_SUBSCRIBERS, messages, behind);
+            }
+        }
+        close(runs, pair);
     }
 
     private void fanOutCase(final BusRuns runs, final BenchReport report, final BusSystem[] pair,
@@ -452,6 +470,8 @@ public final class BusBench
         ratio(ipc, POLL_CASE, "poll_ns_per_fragment", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
         // No target: the publisher's work per message, offer and the duty cycle that publishes, which bounds it too.
         ratio(ipc, POLL_CASE, "publish_ns_per_message", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
+        // No target: the subscriber's work per fragment when it reads far behind the writer.
+        ratio(ipc, BEHIND_CASE, "poll_ns_per_fragment", BusSystem.WARPBUS_IPC, BusSystem.AERON_IPC);
     }
 
     private static void ratio(final BenchReport report, final String caseName, final String metric,

@@ -213,32 +213,37 @@ final class BusRuns
 
     /**
      * The publisher's work per message and the subscriber's per fragment, measured on one thread: the orchestrator
-     * offers a batch of {@value #POLL_BATCH} messages, runs a duty cycle, and polls the batch from each of its own
+     * offers a batch of {@value #POLL_BATCH} messages, runs a duty cycle, and polls a batch from each of its own
      * subscriptions; the offers with that duty cycle are timed apart from the polls. The other process and the
      * other core play no part, so these figures hold still where the two-process throughput swings with the
      * machine's scheduling.
+     * <p>
+     * With {@code behind} above 0, that many messages are offered first and left unpolled, so that every poll reads
+     * the log that far behind its writer, as a subscriber that fell behind does: what the caches and the TLB hold
+     * then differs from a subscriber reading what was just written. They are drained, untimed, at the end.
      *
      * @param report        where to record.
      * @param caseName      the case, or null for a warm-up run that records nothing.
      * @param system        the system (its channels opened with the subscriptions in this process).
      * @param size          message length.
      * @param subscriptions subscriptions to poll.
-     * @param count         messages to offer.
+     * @param count         messages to poll from each subscription.
+     * @param behind        messages between the writer and the subscribers' polls.
      */
     void localPoll(final BenchReport report, final String caseName, final BusSystem system, final int size,
-        final int subscriptions, final long count)
+        final int subscriptions, final long count, final long behind)
     {
         final Endpoint endpoint = endpoint(system);
         final long deadline = System.nanoTime() + REPLY_TIMEOUT_NS;
         long publishNs = 0;
         long pollNs = 0;
-        long sequence = 0;
+        long sequence = offerUntimed(endpoint, system, size, 0, behind, deadline);
+        long polledTo = 0;
         polled = 0;
         pollErrors = 0;
-        while (sequence < count)
+        while (polledTo < count)
         {
-            final long batchStart = sequence;
-            final long batchEnd = Math.min(count, batchStart + POLL_BATCH);
+            final long batchEnd = Math.min(count, polledTo + POLL_BATCH) + behind;
             final long publishStart = System.nanoTime();
             while (sequence < batchEnd)
             {
@@ -256,29 +261,62 @@ final class BusRuns
             endpoint.doWork();
             final long start = System.nanoTime();
             publishNs += start - publishStart;
-            for (int i = 0; i < subscriptions; i++)
-            {
-                nextPolled = batchStart;
-                while (nextPolled < sequence)
-                {
-                    if (0 == endpoint.poll(i, pollHandler, (int)(sequence - nextPolled)))
-                    {
-                        endpoint.doWork();
-                        checkDeadline(deadline, system);
-                    }
-                }
-            }
+            pollAll(endpoint, system, subscriptions, polledTo, sequence - behind, deadline);
+            polledTo = sequence - behind;
             pollNs += System.nanoTime() - start;
         }
-        if (0 != pollErrors || polled != count * subscriptions)
+        final long polledInRun = polled;
+        pollAll(endpoint, system, subscriptions, polledTo, sequence, deadline);
+        if (0 != pollErrors || polledInRun != count * subscriptions || polled != (count + behind) * subscriptions)
         {
-            throw new IllegalStateException(system.label() + ": local poll delivered " + polled + " of " +
+            throw new IllegalStateException(system.label() + ": local poll delivered " + polledInRun + " of " +
                 count * subscriptions + " fragments, " + pollErrors + " out of sequence");
         }
         if (null != caseName)
         {
-            report.add(caseName, system.label(), "poll_ns_per_fragment", (double)pollNs / polled, "ns");
+            report.add(caseName, system.label(), "poll_ns_per_fragment", (double)pollNs / polledInRun, "ns");
             report.add(caseName, system.label(), "publish_ns_per_message", (double)publishNs / count, "ns");
+        }
+    }
+
+    private long offerUntimed(final Endpoint endpoint, final BusSystem system, final int size, final long from,
+        final long to, final long deadline)
+    {
+        long sequence = from;
+        while (sequence < to)
+        {
+            message.putLong(0, sequence);
+            if (endpoint.offer(0, message, 0, size))
+            {
+                sequence++;
+            }
+            else
+            {
+                endpoint.doWork();
+                checkDeadline(deadline, system);
+            }
+        }
+        endpoint.doWork();
+        return sequence;
+    }
+
+    /**
+     * Poll the messages {@code [from, to)} from each subscription in turn, checking their sequence.
+     */
+    private void pollAll(final Endpoint endpoint, final BusSystem system, final int subscriptions, final long from,
+        final long to, final long deadline)
+    {
+        for (int i = 0; i < subscriptions; i++)
+        {
+            nextPolled = from;
+            while (nextPolled < to)
+            {
+                if (0 == endpoint.poll(i, pollHandler, (int)(to - nextPolled)))
+                {
+                    endpoint.doWork();
+                    checkDeadline(deadline, system);
+                }
+            }
         }
     }
 

@@ -172,7 +172,25 @@ final class Channels
      */
     static Plan local(final BusSystem system, final int subscribers, final int streamBase)
     {
-        final Plan fanOut = fanOut(system, subscribers, streamBase);
+        return inOrchestrator(fanOut(system, subscribers, streamBase));
+    }
+
+    /**
+     * As {@link #local}, with the bus's flow-control window at Aeron IPC's default, as in
+     * {@link #fanOutAtAeronsWindow}: room for the subscriptions to poll far behind the writer.
+     *
+     * @param system      the system.
+     * @param subscribers how many.
+     * @param streamBase  first stream id of this case.
+     * @return the plan.
+     */
+    static Plan localAtAeronsWindow(final BusSystem system, final int subscribers, final int streamBase)
+    {
+        return inOrchestrator(fanOutAtAeronsWindow(system, subscribers, streamBase));
+    }
+
+    private static Plan inOrchestrator(final Plan fanOut)
+    {
         return new Plan(fanOut.orchestratorPublications(), fanOut.responderSubscriptions(), List.of(), List.of());
     }
 

@@ -30,9 +30,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A subscription over IPC. It creates its ring as a memory-mapped file in the stream's IPC directory, marks it
  * ready and bumps the stream's generation counter; the stream's publisher (now or whenever it starts) attaches and
- * stores the commit position. A block or drop subscription maps the publisher's log, brings it into the page tables
- * a slice per duty cycle, and then reads the frames there; a conflating one reads the frames the publisher copies
- * into its ring. Credit and heartbeats are plain stores into the ring's metadata.
+ * stores the commit position. A block or drop subscription maps the publisher's log (one mapping per process, shared
+ * with the other subscriptions reading it: {@link IpcLogMappings}), brings it into the page tables a slice per duty
+ * cycle unless another subscription already did, and then reads the frames there; a conflating one reads the frames
+ * the publisher copies into its ring. Credit and heartbeats are plain stores into the ring's metadata.
  * When the publisher closes, drops this subscriber or stops heart-beating, the image closes and the ring is offered
  * again, asking to resume after the last sequence delivered.
  */
@@ -58,7 +59,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
     private final Path stream;
     private final MappedByteBuffer mapped;
     /** The publisher's log while this subscription reads it in place, else null. */
-    private MappedByteBuffer logMapping;
+    private IpcLogMappings.Mapping logMapping;
     /** The last attach could not be served (its log would not map): wait for the publisher to let the ring go. */
     private boolean declined;
     /** When the ring may be offered again after a decline: a log that will not map is retried this often. */
@@ -226,7 +227,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         final Path log = IpcDirectory.logFile(stream, ring.getLong(trailer + RingDescriptor.LOG_PID_OFFSET), session);
         try
         {
-            logMapping = IpcDirectory.mapLog(log, logWindow);
+            logMapping = IpcLogMappings.acquire(log, logWindow);
         }
         catch (final BusException ex)
         {
@@ -235,9 +236,10 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
                 ex.getMessage(), ex), nowNs);
             return;
         }
-        logFrames = new UnsafeBuffer(logMapping, 0, logWindow);
-        logTrailer = new UnsafeBuffer(logMapping, logWindow, RingDescriptor.LOG_TRAILER_LENGTH);
-        logTouched = 0;
+        logFrames = new UnsafeBuffer(logMapping.buffer(), 0, logWindow);
+        logTrailer = new UnsafeBuffer(logMapping.buffer(), logWindow, RingDescriptor.LOG_TRAILER_LENGTH);
+        // Another subscription in this process may have brought the shared mapping in already.
+        logTouched = logMapping.isBroughtIn() ? logWindow : 0;
         state = MAPPING_LOG;
     }
 
@@ -267,6 +269,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
         if (to == logFrames.capacity())
         {
             IpcDirectory.preTouch(logTrailer, 0, RingDescriptor.LOG_TRAILER_LENGTH);
+            logMapping.broughtIn();
             openImage(logFrames, logFrames.capacity(), nowNs);
         }
         return 1;
@@ -359,7 +362,7 @@ final class IpcSubscriptionEndpoint implements SubscriptionEndpoint
 
     private void releaseLog()
     {
-        IoUtil.unmap(logMapping);
+        logMapping.release();
         logMapping = null;
         logFrames = null;
         logTrailer = null;

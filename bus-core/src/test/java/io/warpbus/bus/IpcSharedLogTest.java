@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -291,6 +292,82 @@ class IpcSharedLogTest
             pollAll(new Subscription[] { staying }, next);
             return 8 == next[0];
         }, "the next publisher's message to arrive");
+    }
+
+    /**
+     * Subscriptions of one process that read the same log share one mapping of it: a mapping each cost every
+     * subscription its own page walks (docs/performance.md). The mapping outlives a subscription that leaves while
+     * others read, and goes with the last one; one that joins later opens at once, the shared mapping being in.
+     */
+    @Test
+    void shouldShareOneMappingOfTheLogAmongTheSubscriptionsOfAProcess() throws Exception
+    {
+        launch(BusConfiguration.HEARTBEAT_INTERVAL_DEFAULT_NS);
+        final String channel = "warp:ipc?stream=39";
+        final ExclusivePublication publication = bus.addExclusivePublication(channel + "|window=8m");
+        final String log = IpcDirectory.logFile(stream(39), ProcessHandle.current().pid(), publication.sessionId())
+            .toRealPath().toString();
+        final Subscription[] subscriptions = {
+            bus.addSubscription(channel + "|ring=4m"),
+            bus.addSubscription(channel + "|ring=4m|policy=drop"),
+            bus.addSubscription(channel + "|ring=4m") };
+        await(() -> 3 == publication.subscriberCount() &&
+            Arrays.stream(subscriptions).allMatch(Subscription::isConnected), "the subscribers to join");
+        assertEquals(2, mappingsOf(log), "the writer's mapping of the log, and one for the three subscriptions");
+
+        final long[] expected = new long[subscriptions.length];
+        publishAndReceive(publication, subscriptions, expected, 0, 1_000);
+        subscriptions[0].close();
+        await(() -> 2 == publication.subscriberCount(), "the first subscription to leave");
+        assertEquals(2, mappingsOf(log), "the others still read through the shared mapping");
+        publishAndReceive(publication, Arrays.copyOfRange(subscriptions, 1, 3), Arrays.copyOfRange(expected, 1, 3),
+            1_000, 2_000);
+
+        // A subscription joining now finds the log's mapping in: once attached, its image opens within a cycle or
+        // two instead of after a slice of the log per duty cycle.
+        final Subscription late = bus.addSubscription(channel + "|ring=4m");
+        await(() -> 3 == publication.subscriberCount(), "the publisher to attach the late subscription");
+        int cycles = 0;
+        while (!late.isConnected() && cycles < 1_000)
+        {
+            bus.doWork();
+            cycles++;
+        }
+        final int slices = 8 * 1024 * 1024 / IpcSubscriptionEndpoint.LOG_TOUCH_PER_CYCLE;
+        assertTrue(late.isConnected(), "the late subscription to join; events: " + events);
+        assertTrue(cycles < slices - 1, "joined " + cycles + " duty cycles after its attach: the log was brought in " +
+            "again, " + slices + " slices");
+        assertEquals(2, mappingsOf(log), "the late subscription shares the mapping too");
+
+        subscriptions[1].close();
+        subscriptions[2].close();
+        late.close();
+        await(() -> 0 == publication.subscriberCount() && 1 == mappingsOf(log),
+            "the last subscription to leave to unmap the log, the writer's mapping staying");
+    }
+
+    private void publishAndReceive(final ExclusivePublication publication, final Subscription[] subscriptions,
+        final long[] expected, final long from, final long to)
+    {
+        for (long value = from; value < to; value++)
+        {
+            BusTestProcess.fill(message, value, SIZE, 0);
+            await(() -> publication.offer(message, 0, SIZE) > 0, "the offer to be accepted");
+        }
+        await(() ->
+        {
+            for (int s = 0; s < subscriptions.length; s++)
+            {
+                final int index = s;
+                subscriptions[s].poll((buffer, offset, length, header) ->
+                {
+                    assertTrue(isMessage(buffer, offset, expected[index]), "subscription " + index + " expected " +
+                        expected[index]);
+                    expected[index]++;
+                }, 256);
+            }
+            return Arrays.stream(expected).allMatch((next) -> next == to);
+        }, "every subscription to receive up to " + to);
     }
 
     /**

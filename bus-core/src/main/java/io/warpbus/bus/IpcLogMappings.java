@@ -34,7 +34,8 @@ import org.agrona.IoUtil;
  * reading one log then need four TLB entries for every page where one would do, and a subscriber behind by more
  * than the TLB covers takes a page walk per page per subscription; under a hypervisor's nested paging a walk is
  * tens of memory reads. Measured (docs/performance.md, "One mapping of a log per process"): four subscriptions
- * polled 24 MiB behind their writer took 10.1-10.9 ns a fragment through four mappings and 5.7-6.0 ns through one.
+ * polled 24 MiB behind their writer took 10.1-10.9 ns a fragment through four mappings and 5.7-6.0 ns through one
+ * in the VM's slower mode, about a tenth less through one in its faster mode.
  * <p>
  * A mapping is known by the file's identity (device and inode), not its name: a publisher that reuses a dead
  * process's pid and session writes a new file under the old name, which must not be served from the old one's

@@ -237,7 +237,7 @@ final class BusRuns
         final long deadline = System.nanoTime() + REPLY_TIMEOUT_NS;
         long publishNs = 0;
         long pollNs = 0;
-        long sequence = offerUntimed(endpoint, system, size, 0, behind, deadline);
+        long sequence = offerAndPublish(endpoint, system, size, 0, behind, deadline);
         long polledTo = 0;
         polled = 0;
         pollErrors = 0;
@@ -245,20 +245,7 @@ final class BusRuns
         {
             final long batchEnd = Math.min(count, polledTo + POLL_BATCH) + behind;
             final long publishStart = System.nanoTime();
-            while (sequence < batchEnd)
-            {
-                message.putLong(0, sequence);
-                if (endpoint.offer(0, message, 0, size))
-                {
-                    sequence++;
-                }
-                else
-                {
-                    endpoint.doWork();
-                    checkDeadline(deadline, system);
-                }
-            }
-            endpoint.doWork();
+            sequence = offerAndPublish(endpoint, system, size, sequence, batchEnd, deadline);
             final long start = System.nanoTime();
             publishNs += start - publishStart;
             pollAll(endpoint, system, subscriptions, polledTo, sequence - behind, deadline);
@@ -279,7 +266,10 @@ final class BusRuns
         }
     }
 
-    private long offerUntimed(final Endpoint endpoint, final BusSystem system, final int size, final long from,
+    /**
+     * Offer the messages {@code [from, to)}, each carrying its sequence, then run the duty cycle that publishes them.
+     */
+    private long offerAndPublish(final Endpoint endpoint, final BusSystem system, final int size, final long from,
         final long to, final long deadline)
     {
         long sequence = from;

@@ -199,6 +199,12 @@ class StatToolTest
                 beater.start();
                 try
                 {
+                    final long startNs = System.nanoTime();
+                    while (Math.abs(owner.heartbeatAgeMs(System.currentTimeMillis())) < 1_800_000 &&
+                        System.nanoTime() - startNs < 10_000_000_000L)
+                    {
+                        Thread.sleep(1);
+                    }
                     outBytes.reset();
                     assertEquals(0, run("--dir", dir.toString(), "--alive"), out());
                     assertHeader(out().strip(), ProcessHandle.current().pid(), "alive (heartbeat changing, though " +

@@ -63,7 +63,7 @@ final class IpcLogMappings
         private final int windowLength;
         private final MappedByteBuffer buffer;
         private int references = 1;
-        private boolean broughtIn;
+        private volatile boolean broughtIn;
 
         private Mapping(final Object key, final Path file, final int windowLength, final MappedByteBuffer buffer)
         {
@@ -91,10 +91,7 @@ final class IpcLogMappings
          */
         boolean isBroughtIn()
         {
-            synchronized (MAPPINGS)
-            {
-                return broughtIn;
-            }
+            return broughtIn;
         }
 
         /**
@@ -102,10 +99,7 @@ final class IpcLogMappings
          */
         void broughtIn()
         {
-            synchronized (MAPPINGS)
-            {
-                broughtIn = true;
-            }
+            broughtIn = true;
         }
 
         /**
@@ -121,7 +115,8 @@ final class IpcLogMappings
                 }
                 if (--references == 0)
                 {
-                    if (null != key && null != MAPPINGS.get(key) && this == MAPPINGS.get(key).get())
+                    final WeakReference<Mapping> registered = null == key ? null : MAPPINGS.get(key);
+                    if (null != registered && this == registered.get())
                     {
                         MAPPINGS.remove(key);
                     }

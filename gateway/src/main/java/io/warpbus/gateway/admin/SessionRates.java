@@ -25,7 +25,7 @@ import org.agrona.concurrent.NanoClock;
 /**
  * Each session's messages in and out per second since the previous listing, for the operations view. Intervals are
  * timed on a monotonic clock: a step of the host's wall clock (NTP) must not turn one listing's rates into nonsense.
- * Several operators' pages may ask at once: the remembered counts are read and replaced under one lock.
+ * Not thread-safe: {@link OperationsController} lists sessions under its own lock.
  */
 final class SessionRates
 {
@@ -44,7 +44,7 @@ final class SessionRates
      * @param sessions the sessions listed now.
      * @return token to {messages in per second, messages out per second}.
      */
-    synchronized Map<String, double[]> update(final List<SessionInfo> sessions)
+    Map<String, double[]> update(final List<SessionInfo> sessions)
     {
         final long nowNs = clock.nanoTime();
         final Map<String, long[]> counts = new HashMap<>();

@@ -16,6 +16,7 @@
 package io.warpbus.interop;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,18 +28,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Only evidence that the guest, not this engine, stalled lets a siw case run again: a capture that proves siw left
- * our Read Request unanswered, or a guest socket that never delivered the end of its connection. Anything else fails
- * the case.
+ * our Read Request or our advert unanswered, or a guest socket that never delivered the end of its connection.
+ * Anything else fails the case.
  */
 class SiwStallEvidenceTest
 {
+    private static final int OUR_SERVER = 40001;
+    private static final int SIW_SERVER = 40002;
+    private static final int EPHEMERAL = 50003;
     private static final String READING_TIMEOUT =
         "rping server failed: timed out after 30 s waiting in state READING, 46 pings done";
+    private static final String SINK_TIMEOUT =
+        "rping client failed: timed out after 30 s waiting in state AWAIT_WRITE_GO, 56 pings done";
+    private static final String SOURCE_TIMEOUT =
+        "rping client failed: timed out after 30 s waiting in state AWAIT_READ_GO, 56 pings done";
 
     @Test
     void shouldRecogniseAReadRequestSiwNeverAnswered()
     {
-        final String stall = SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire(47, 46, List.of(), 0));
+        final String stall =
+            SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, server(47, 46, List.of(), 0), OUR_SERVER);
 
         assertTrue(null != stall && stall.startsWith("siw never answered our Read Request after 46 pings"), stall);
     }
@@ -47,20 +56,21 @@ class SiwStallEvidenceTest
     void shouldNotExcuseAReadResponseOnTheWire()
     {
         // siw answered; the engine did not complete the Read: that is ours.
-        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire(47, 47, List.of(), 0)));
+        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, server(47, 47, List.of(), 0), OUR_SERVER));
     }
 
     @Test
     void shouldNotExcuseAReadRequestThatNeverLeft()
     {
-        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire(46, 46, List.of(), 0)));
+        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, server(46, 46, List.of(), 0), OUR_SERVER));
     }
 
     @Test
     void shouldNotExcuseAnUncleanCapture()
     {
-        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire(47, 46, List.of("malformed frame"), 0)));
-        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire(47, 46, List.of(), 1)));
+        assertNull(SiwRpingInteropTest.unansweredRead(
+            READING_TIMEOUT, server(47, 46, List.of("malformed frame"), 0), OUR_SERVER));
+        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, server(47, 46, List.of(), 1), OUR_SERVER));
     }
 
     @Test
@@ -68,9 +78,70 @@ class SiwStallEvidenceTest
     {
         assertNull(SiwRpingInteropTest.unansweredRead(
             "rping server failed: timed out after 30 s waiting in state AWAIT_SINK, 46 pings done",
-            wire(47, 46, List.of(), 0)));
+            server(47, 46, List.of(), 0), OUR_SERVER));
         assertNull(SiwRpingInteropTest.unansweredRead("rping server failed: the connection ended in state READING",
-            wire(47, 46, List.of(), 0)));
+            server(47, 46, List.of(), 0), OUR_SERVER));
+    }
+
+    @Test
+    void shouldNotExcuseAReadRequestWhenSiwSentAnythingAfterIt()
+    {
+        // A segment of the Response reached us (without its Last flag): siw was not silent.
+        final WireCapture.Decoded wire = decoded(Map.of("read-request", 47, "read-response", 46), List.of(), 0,
+            EPHEMERAL, OUR_SERVER);
+
+        assertNull(SiwRpingInteropTest.unansweredRead(READING_TIMEOUT, wire, OUR_SERVER));
+    }
+
+    @Test
+    void shouldRecogniseAnAdvertSiwNeverAnswered()
+    {
+        // As in CI: 56 pings of 64 KiB, then our 57th sink advert, and nothing from siw for 30 s.
+        final String sink = SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT, client(57, 57, 57, 227), SIW_SERVER);
+        final String source = SiwRpingInteropTest.unansweredAdvert(SOURCE_TIMEOUT, client(56, 56, 57, 225), SIW_SERVER);
+
+        assertTrue(null != sink && sink.startsWith("siw never answered our sink advert after 56 pings"), sink);
+        assertTrue(null != source && source.startsWith("siw never answered our source advert after 56 pings"), source);
+    }
+
+    @Test
+    void shouldNotExcuseAnAdvertThatSiwAnsweredOrThatNeverLeft()
+    {
+        // siw's Write and its go-ahead arrived: the engine did not hand them on.
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT, client(57, 57, 58, 228), SIW_SERVER));
+        // Our sink advert is not on the wire.
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT, client(57, 57, 57, 226), SIW_SERVER));
+        // siw's Read Request went unanswered by us.
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT, client(57, 56, 57, 227), SIW_SERVER));
+    }
+
+    @Test
+    void shouldNotExcuseAnAdvertWhenSiwSentAnythingAfterItOrTheCaptureIsUnclean()
+    {
+        final Map<String, Integer> messages = Map.of("read-request", 57, "read-response", 57, "write", 57, "send", 227);
+
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT,
+            decoded(messages, List.of(), 0, SIW_SERVER, EPHEMERAL), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT,
+            decoded(messages, List.of("malformed frame"), 0, EPHEMERAL, SIW_SERVER), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT,
+            decoded(messages, List.of(), 1, EPHEMERAL, SIW_SERVER), SIW_SERVER));
+        final Map<String, Integer> terminated = new HashMap<>(messages);
+        terminated.put("terminate", 1);
+        assertNull(SiwRpingInteropTest.unansweredAdvert(SINK_TIMEOUT,
+            decoded(terminated, List.of(), 0, EPHEMERAL, SIW_SERVER), SIW_SERVER));
+    }
+
+    @Test
+    void shouldNotExcuseASilenceBeforeTheFirstPingOrOnAnotherFailure()
+    {
+        // Before the first ping, only siw's own log can say its accept missed our FPDU.
+        assertNull(SiwRpingInteropTest.unansweredAdvert(
+            "rping client failed: timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done",
+            client(0, 0, 1, 1), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.unansweredAdvert(
+            "rping client failed: the connection ended in state AWAIT_WRITE_GO after 56 pings",
+            client(57, 57, 57, 227), SIW_SERVER));
     }
 
     @Test
@@ -97,10 +168,26 @@ class SiwStallEvidenceTest
         assertFalse(SiwRdmaCmInteropTest.finQueuedInGuest("(no answer from the guest: timed out)"));
     }
 
-    private static WireCapture.Decoded wire(
+    /** A run of siw's client against our server, whose last FPDU was ours. */
+    private static WireCapture.Decoded server(
         final int readRequests, final int readResponses, final List<String> problems, final int badCrc)
     {
-        return new WireCapture.Decoded(Path.of("siw-default-client-65535.pcap"), false, 2, 5000, 0, badCrc,
-            Map.of("read-request", readRequests, "read-response", readResponses), problems);
+        return decoded(Map.of("read-request", readRequests, "read-response", readResponses), problems, badCrc,
+            OUR_SERVER, EPHEMERAL);
+    }
+
+    /** A clean run of our client against siw's server, whose last FPDU was ours. */
+    private static WireCapture.Decoded client(
+        final int readRequests, final int readResponses, final int writes, final int sends)
+    {
+        return decoded(Map.of("read-request", readRequests, "read-response", readResponses, "write", writes,
+            "send", sends), List.of(), 0, EPHEMERAL, SIW_SERVER);
+    }
+
+    private static WireCapture.Decoded decoded(final Map<String, Integer> messages, final List<String> problems,
+        final int badCrc, final int lastFrom, final int lastTo)
+    {
+        return new WireCapture.Decoded(Path.of("siw-default-client-65535.pcap"), false, 2, 5000, 0, badCrc, messages,
+            lastFrom, lastTo, problems);
     }
 }

@@ -106,10 +106,12 @@ public final class WireCapture implements AutoCloseable
 
         final String fields = tshark("-Y", "iwarp_mpa", "-T", "fields", "-E", "separator=|", "-e", "iwarp_mpa.req",
             "-e", "iwarp_mpa.rep", "-e", "iwarp_mpa.crc_flag", "-e", "iwarp_mpa.rev", "-e", "iwarp_mpa.ulpdulength",
-            "-e", "iwarp_rdma.opcode", "-e", "iwarp_ddp.last_flag");
+            "-e", "iwarp_rdma.opcode", "-e", "iwarp_ddp.last_flag", "-e", "tcp.srcport", "-e", "tcp.dstport");
         boolean crc = false;
         int revision = 0;
         int fpdus = 0;
+        int lastFpduFrom = 0;
+        int lastFpduTo = 0;
         final Map<String, Integer> opcodes = new TreeMap<>();
         for (final String line : fields.lines().toList())
         {
@@ -120,7 +122,12 @@ public final class WireCapture implements AutoCloseable
                 crc |= flags.contains("1") || flags.contains("True");
                 revision = Integer.parseInt(column[3].split(",")[0]);
             }
-            fpdus += column[4].isEmpty() ? 0 : column[4].split(",").length;
+            if (!column[4].isEmpty())
+            {
+                fpdus += column[4].split(",").length;
+                lastFpduFrom = Integer.parseInt(column[7].trim());
+                lastFpduTo = Integer.parseInt(column[8].trim());
+            }
             if (!column[5].isEmpty())
             {
                 // One entry per DDP segment: a message is counted at its segment with the Last flag.
@@ -139,7 +146,7 @@ public final class WireCapture implements AutoCloseable
         final String details = tshark("-O", "iwarp_mpa");
         final int goodCrc = count(details, "(Good CRC32)");
         final int badCrc = count(details, "(Bad CRC32");
-        return new Decoded(pcap, crc, revision, fpdus, goodCrc, badCrc, opcodes, problems);
+        return new Decoded(pcap, crc, revision, fpdus, goodCrc, badCrc, opcodes, lastFpduFrom, lastFpduTo, problems);
     }
 
     /**
@@ -238,6 +245,8 @@ public final class WireCapture implements AutoCloseable
      * @param goodCrc  FPDUs whose CRC matched tshark's own.
      * @param badCrc   FPDUs whose CRC did not.
      * @param opcodes  RDMAP messages (segments with the DDP Last flag) by opcode.
+     * @param lastFrom the TCP port that sent the last FPDU on the wire (any segment), 0 when there was none.
+     * @param lastTo   the TCP port it was sent to, 0 when there was none.
      * @param problems malformed or undecoded frames, and capture drops.
      */
     public record Decoded(
@@ -248,6 +257,8 @@ public final class WireCapture implements AutoCloseable
         int goodCrc,
         int badCrc,
         Map<String, Integer> opcodes,
+        int lastFrom,
+        int lastTo,
         List<String> problems)
     {
         /**

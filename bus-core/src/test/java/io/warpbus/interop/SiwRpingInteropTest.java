@@ -204,7 +204,7 @@ class SiwRpingInteropTest
     static String unansweredRead(final String failure, final WireCapture.Decoded wire, final int ourPort)
     {
         final Matcher timedOut = READ_TIMEOUT.matcher(failure);
-        if (!timedOut.find() || !wire.problems().isEmpty() || 0 != wire.badCrc() || ourPort != wire.lastFrom())
+        if (!timedOut.find() || !wire.isClean() || ourPort != wire.lastFrom())
         {
             return null;
         }
@@ -227,8 +227,7 @@ class SiwRpingInteropTest
     static String unansweredAdvert(final String failure, final WireCapture.Decoded wire, final int siwPort)
     {
         final Matcher timedOut = GO_TIMEOUT.matcher(failure);
-        if (!timedOut.find() || !wire.problems().isEmpty() || 0 != wire.badCrc() || 0 != wire.count("terminate") ||
-            siwPort != wire.lastTo())
+        if (!timedOut.find() || !wire.isClean() || 0 != wire.count("terminate") || siwPort != wire.lastTo())
         {
             return null;
         }
@@ -308,7 +307,7 @@ class SiwRpingInteropTest
             }
             if (0 != exit && failure.contains("timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done") &&
                 result.err().contains("wait for RDMA_READ_COMPLETE") && 0 == wire.count("read-request") &&
-                wire.problems().isEmpty() && 0 == wire.badCrc())
+                wire.isClean())
             {
                 return failure.strip() + " / siw: " + result.err().strip().replace('\n', ' ') + " / " + wire;
             }

@@ -272,6 +272,16 @@ public final class WireCapture implements AutoCloseable
             return opcodes.getOrDefault(name, 0);
         }
 
+        /**
+         * Did every frame decode, nothing drop and every CRC check? Only such a capture can prove what siw did.
+         *
+         * @return true when there are no problems and no bad CRC.
+         */
+        public boolean isClean()
+        {
+            return problems.isEmpty() && 0 == badCrc;
+        }
+
         @Override
         public String toString()
         {

@@ -50,8 +50,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The real {@code ./warpbus} launcher on a copy of this checkout's sources, building with the real Maven wrapper:
- * a fresh checkout builds and runs a command, a changed source is rebuilt and its new code runs, a moved checkout
- * runs its own classes, and a collector named in JAVA_OPTS replaces the default. The command is
+ * each command's {@code --help} prints its usage without building, a fresh checkout builds and runs a command, a
+ * changed source is rebuilt and its new code runs, a moved checkout runs its own classes, and a collector named in
+ * JAVA_OPTS replaces the default. The command is
  * {@code journal dump} (bus-core only, and it opens Chronicle Queue, so the flags of config/jvm.args must work).
  * The steps run in order on one copy; each is bounded, and a step is skipped when an earlier one failed.
  */
@@ -83,6 +84,52 @@ class LauncherTest
             recorded.writer(42).append(7, 99, 0, 0, 0, new UnsafeBuffer(new byte[] { 1, 2, 3, 4 }), 0, 4);
         }
         stepsOk = true;
+    }
+
+    @Test
+    @Order(0)
+    @Timeout(60)
+    void shouldPrintEachCommandsUsageWithoutBuildingOrRunningIt() throws Exception
+    {
+        final Pattern commandLine = Pattern.compile("^\\s*([a-z][a-z-]*)\\)\\s+run");
+        final List<String> commands = new ArrayList<>();
+        for (final String text : Files.readAllLines(checkout.resolve("warpbus"), StandardCharsets.UTF_8))
+        {
+            final Matcher matcher = commandLine.matcher(text);
+            if (matcher.find())
+            {
+                commands.add(matcher.group(1));
+            }
+        }
+        assertTrue(commands.containsAll(List.of("demo", "gateway", "bench", "rping", "metrics")), commands.toString());
+        for (final String command : commands)
+        {
+            final Run run = launch(RUN_TIMEOUT_MS, Map.of(), "help", command);
+            assertEquals(0, run.exitCode, run.toString());
+            assertTrue(run.out.startsWith("usage of ./warpbus " + command + ":\n  " + command + " "), run.toString());
+        }
+
+        final Run demo = launch(RUN_TIMEOUT_MS, Map.of(), "demo", "--help");
+        assertEquals(0, demo.exitCode, demo.toString());
+        assertTrue(demo.out.contains("./warpbus demo [--duration SECONDS]"), demo.toString());
+        assertFalse(demo.out.contains("  gateway "), "another command's lines: " + demo);
+
+        final Run gateway = launch(RUN_TIMEOUT_MS, Map.of(), "gateway", "-h");
+        assertEquals(0, gateway.exitCode, gateway.toString());
+        assertTrue(gateway.out.contains("(every property: docs/gateway.md)"), gateway.toString());
+
+        final Run suite = launch(RUN_TIMEOUT_MS, Map.of(), "bench", "bus", "--help");
+        assertEquals(0, suite.exitCode, suite.toString());
+        assertTrue(suite.out.contains("  bench bus ") && suite.out.contains("[--system REGEX]"), suite.toString());
+        assertFalse(suite.out.contains("bench rdma"), "another suite's lines: " + suite);
+
+        final Run unknown = launch(RUN_TIMEOUT_MS, Map.of(), "nosuch", "--help");
+        assertEquals(2, unknown.exitCode, unknown.toString());
+        assertTrue(unknown.err.startsWith("warpbus: unknown command 'nosuch'"), unknown.toString());
+
+        // Help is read from the script alone: nothing was built, so the build steps below still start fresh.
+        assertFalse(Files.exists(checkout.resolve("bus-core/target")), "help built something");
+        assertFalse(Files.exists(checkout.resolve("gateway/target")), "help built something");
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,6 +41,11 @@ class SiwStallEvidenceTest
         "rping server failed: timed out after 30 s waiting in state READING, 46 pings done";
     private static final String SINK_TIMEOUT =
         "rping client failed: timed out after 30 s waiting in state AWAIT_WRITE_GO, 56 pings done";
+    private static final String FIRST_ADVERT_TIMEOUT =
+        "rping client failed: timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done";
+    private static final String NEVER_GOT_ADVERT = "server DISCONNECT EVENT...\nwait for RDMA_READ_ADV state 10\n";
+    private static final String MISSED = "siw0: CEP[0x00000000bd264758] siw_cm_llp_data_ready: cep state: 7, socket " +
+        "state 1";
     private static final String SOURCE_TIMEOUT =
         "rping client failed: timed out after 30 s waiting in state AWAIT_READ_GO, 56 pings done";
 
@@ -142,6 +148,44 @@ class SiwStallEvidenceTest
         assertNull(SiwRpingInteropTest.unansweredAdvert(
             "rping client failed: the connection ended in state AWAIT_WRITE_GO after 56 pings",
             client(57, 57, 57, 227), SIW_SERVER));
+    }
+
+    @Test
+    void shouldRecogniseAFirstAdvertSiwsAcceptMissed()
+    {
+        // As in CI: siw's rping server, woken by our close, saw the disconnect before our advert.
+        final String stall = SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            client(0, 0, 1, 1), SIW_SERVER);
+        assertTrue(null != stall && stall.startsWith("siw's accept missed our first FPDU and its rping server never"),
+            stall);
+
+        // The form seen before: it got our advert as we left and failed on its Read.
+        assertNotNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT,
+            "wait for RDMA_READ_COMPLETE state 10", null, client(0, 0, 1, 1), SIW_SERVER));
+    }
+
+    @Test
+    void shouldNotExcuseAnUnreadFirstAdvertWithoutSiwsLogOfTheMissOrOnAnyOtherCapture()
+    {
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, null,
+            client(0, 0, 1, 1), SIW_SERVER));
+        // Our advert never left, siw answered or sent anything after it, or siw terminated: not siw's race.
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            client(0, 0, 1, 0), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            client(1, 0, 1, 1), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            decoded(Map.of("write", 1, "send", 1), List.of(), 0, SIW_SERVER, EPHEMERAL), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            decoded(Map.of("write", 1, "send", 1, "terminate", 1), List.of(), 0, EPHEMERAL, SIW_SERVER), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, NEVER_GOT_ADVERT, MISSED,
+            decoded(Map.of("write", 1, "send", 1), List.of("malformed frame"), 0, EPHEMERAL, SIW_SERVER), SIW_SERVER));
+        // After a ping, or on another failure, the first advert was not what siw missed.
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(
+            "rping client failed: timed out after 30 s waiting in state AWAIT_READ_GO, 1 pings done",
+            NEVER_GOT_ADVERT, MISSED, client(1, 1, 2, 5), SIW_SERVER));
+        assertNull(SiwRpingInteropTest.lostFirstAdvert(FIRST_ADVERT_TIMEOUT, "rping exited: connection refused",
+            MISSED, client(0, 0, 1, 1), SIW_SERVER));
     }
 
     @Test

@@ -70,6 +70,9 @@ class SiwRpingInteropTest
     private static final int VERBOSE_LIMIT = 4096;
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(150);
     private static final String MISSED_FIRST_FPDU = "siw's accept missed our first FPDU";
+    /** Our client's failure when siw never answered its first advert. */
+    private static final String FIRST_ADVERT_TIMEOUT =
+        "timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done";
     private static final Pattern READ_TIMEOUT =
         Pattern.compile("timed out after \\d+ s waiting in state READING, (\\d+) pings done");
     private static final Pattern GO_TIMEOUT =
@@ -259,8 +262,7 @@ class SiwRpingInteropTest
     static String lostFirstAdvert(final String failure, final String siwServer, final String missed,
         final WireCapture.Decoded wire, final int siwPort)
     {
-        if (!failure.contains("timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done") ||
-            !wire.isClean() || 0 != wire.count("read-request"))
+        if (!failure.contains(FIRST_ADVERT_TIMEOUT) || !wire.isClean() || 0 != wire.count("read-request"))
         {
             return null;
         }
@@ -329,8 +331,7 @@ class SiwRpingInteropTest
                 new PrintStream(out, true), new PrintStream(err, true));
             final String failure = err.toString(StandardCharsets.UTF_8);
             final String missed = guest.missedFirstFpdu(mark, true);
-            if (0 != exit && failure.contains("timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done") &&
-                null != missed && !server.isDone())
+            if (0 != exit && failure.contains(FIRST_ADVERT_TIMEOUT) && null != missed && !server.isDone())
             {
                 // siw's rping server waits for a connection siw never reported; it would wait until its timeout.
                 return MISSED_FIRST_FPDU + ": " + failure.strip() + " / siw: " + missed;
@@ -394,8 +395,7 @@ class SiwRpingInteropTest
             new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true));
         final String message = err.toString(StandardCharsets.UTF_8);
         final String missed = guest.missedFirstFpdu(mark, false);
-        if (0 != exit && message.contains("timed out after 30 s waiting in state AWAIT_READ_GO, 0 pings done") &&
-            null != missed && !server.isDone())
+        if (0 != exit && message.contains(FIRST_ADVERT_TIMEOUT) && null != missed && !server.isDone())
         {
             return MISSED_FIRST_FPDU + ": " + message.strip() + " / siw: " + missed;
         }

@@ -32,7 +32,8 @@ import org.agrona.SystemUtil;
  *     <tr><td>warpbus.dir</td><td>/dev/shm/warpbus (or the temp dir)</td><td>counters files and IPC rings</td></tr>
  *     <tr><td>warpbus.bus.name</td><td>bus-PID</td><td>this bus's directory under warpbus.dir</td></tr>
  *     <tr><td>warpbus.bus.threading.mode</td><td>DEDICATED</td><td>DEDICATED, SHARED or INVOKER</td></tr>
- *     <tr><td>warpbus.bus.idle.strategy</td><td>backoff</td><td>spin, noop, yield, backoff, sleep-N</td></tr>
+ *     <tr><td>warpbus.bus.idle.strategy</td><td>backoff</td>
+ *         <td>spin, noop, yield, backoff, backoff-N, park-N, sleep-N</td></tr>
  *     <tr><td>warpbus.bus.term.length</td><td>1m</td><td>frames never cross a term</td></tr>
  *     <tr><td>warpbus.bus.window</td><td>16m</td><td>log a publication retains for resuming subscribers</td></tr>
  *     <tr><td>warpbus.bus.ring</td><td>4m</td><td>a subscription's ring</td></tr>

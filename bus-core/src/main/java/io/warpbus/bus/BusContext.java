@@ -204,7 +204,7 @@ public final class BusContext
     /**
      * Idle strategy by alias.
      *
-     * @param alias spin, noop, yield, backoff, backoff-N or sleep-N.
+     * @param alias spin, noop, yield, backoff, backoff-N, park-N or sleep-N.
      * @return this for a fluent API.
      */
     public BusContext idleStrategy(final String alias)

@@ -21,6 +21,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
@@ -33,6 +34,8 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  *     <li>{@code backoff}: spin, then yield, then park up to 1 ms: tests and shared machines.</li>
  *     <li>{@code backoff-N}: the same with parks of at most N microseconds (1 to 1,000,000): a shared machine where
  *     latency still matters, at the price of more wake-ups.</li>
+ *     <li>{@code park-N}: park N microseconds (1 to 1,000,000) whenever idle, with no spinning or yielding first: a
+ *     thread at a real-time priority, which must give its core back at once (a spin or a yield would keep it).</li>
  *     <li>{@code sleep-N}: sleep N milliseconds when idle.</li>
  * </ul>
  */
@@ -68,6 +71,11 @@ public final class IdleStrategies
                 {
                     return backoff(alias, name.substring("backoff-".length()));
                 }
+                if (name.startsWith("park-"))
+                {
+                    return new SleepingIdleStrategy(
+                        TimeUnit.MICROSECONDS.toNanos(micros(alias, "park-N", name.substring("park-".length()))));
+                }
                 if (name.startsWith("sleep-"))
                 {
                     try
@@ -81,28 +89,34 @@ public final class IdleStrategies
                     }
                 }
                 throw new IllegalArgumentException(
-                    "unknown idle strategy '" + alias + "': expected spin, noop, yield, backoff, backoff-N or sleep-N");
+                    "unknown idle strategy '" + alias + "': expected spin, noop, yield, backoff, backoff-N, " +
+                    "park-N or sleep-N");
         }
     }
 
     private static IdleStrategy backoff(final String alias, final String maxParkUs)
     {
+        final long maxParkNs = TimeUnit.MICROSECONDS.toNanos(micros(alias, "backoff-N", maxParkUs));
+        return new BackoffIdleStrategy(10, 20, Math.min(TimeUnit.MICROSECONDS.toNanos(1), maxParkNs), maxParkNs);
+    }
+
+    private static long micros(final String alias, final String form, final String value)
+    {
         final long micros;
         try
         {
-            micros = Long.parseLong(maxParkUs);
+            micros = Long.parseLong(value);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("idle strategy '" + alias + "': N in backoff-N must be a number of " +
-                "microseconds");
+            throw new IllegalArgumentException("idle strategy '" + alias + "': N in " + form + " must be a number " +
+                "of microseconds");
         }
         if (micros < 1 || micros > 1_000_000)
         {
-            throw new IllegalArgumentException("idle strategy '" + alias + "': N in backoff-N must be 1 to 1000000 " +
-                "microseconds, not " + micros);
+            throw new IllegalArgumentException("idle strategy '" + alias + "': N in " + form + " must be 1 to " +
+                "1000000 microseconds, not " + micros);
         }
-        final long maxParkNs = TimeUnit.MICROSECONDS.toNanos(micros);
-        return new BackoffIdleStrategy(10, 20, Math.min(TimeUnit.MICROSECONDS.toNanos(1), maxParkNs), maxParkNs);
+        return micros;
     }
 }

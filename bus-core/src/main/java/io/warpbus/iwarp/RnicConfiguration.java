@@ -29,7 +29,7 @@ import org.agrona.SystemUtil;
  *     <tr><th>property</th><th>default</th><th>meaning</th></tr>
  *     <tr><td>warpbus.rnic.threading.mode</td><td>DEDICATED</td><td>DEDICATED, SHARED or INVOKER</td></tr>
  *     <tr><td>warpbus.rnic.idle.strategy</td><td>backoff</td>
- *         <td>spin, noop, yield, backoff, backoff-N (us) or sleep-N (ms)</td></tr>
+ *         <td>spin, noop, yield, backoff, backoff-N (us), park-N (us) or sleep-N (ms)</td></tr>
  *     <tr><td>warpbus.rnic.crc.policy</td><td>PREFERRED</td><td>REQUIRED, PREFERRED or OFF</td></tr>
  *     <tr><td>warpbus.rnic.mpa.revision</td><td>2</td><td>MPA revision to request: 1 or 2</td></tr>
  *     <tr><td>warpbus.rnic.mpa.timeout</td><td>5s</td><td>limit for TCP connect plus the MPA exchange</td></tr>

@@ -185,7 +185,7 @@ public final class RnicContext
     }
 
     /**
-     * Idle strategy by alias: spin, noop, yield, backoff, sleep-N.
+     * Idle strategy by alias: spin, noop, yield, backoff, backoff-N, park-N, sleep-N.
      *
      * @param alias the alias.
      * @return this for a fluent API.

@@ -18,6 +18,7 @@ package io.warpbus.iwarp;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -51,8 +52,27 @@ class IdleStrategiesTest
             "maxParkPeriodNs=1000"));
     }
 
+    @Test
+    void shouldParkAFixedTimeWithParkN()
+    {
+        final IdleStrategy idle = IdleStrategies.fromAlias("park-50");
+        assertInstanceOf(SleepingIdleStrategy.class, idle);
+        assertTrue(idle.toString().contains("sleepPeriodNs=50000"), idle.toString());
+        assertTrue(IdleStrategies.fromAlias("park-1000000").toString().contains("sleepPeriodNs=1000000000"));
+    }
+
+    @Test
+    void shouldSayWhatNMustBe()
+    {
+        assertEquals("idle strategy 'park-0': N in park-N must be 1 to 1000000 microseconds, not 0",
+            assertThrows(IllegalArgumentException.class, () -> IdleStrategies.fromAlias("park-0")).getMessage());
+        assertEquals("idle strategy 'backoff-5ms': N in backoff-N must be a number of microseconds",
+            assertThrows(IllegalArgumentException.class, () -> IdleStrategies.fromAlias("backoff-5ms")).getMessage());
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = { "backoff-0", "backoff-1000001", "backoff-x", "backoff-", "sleep-y", "spinny" })
+    @ValueSource(strings = { "backoff-0", "backoff-1000001", "backoff-x", "backoff-", "sleep-y", "spinny", "park-",
+        "park-0", "park-1000001", "park--5", "park-1.5" })
     void shouldNameWhatIsWrongWithABadAlias(final String alias)
     {
         final IllegalArgumentException ex =
@@ -63,7 +83,8 @@ class IdleStrategiesTest
     @Test
     void shouldSayWhichAliasesExist()
     {
-        assertEquals("unknown idle strategy 'fast': expected spin, noop, yield, backoff, backoff-N or sleep-N",
+        assertEquals("unknown idle strategy 'fast': expected spin, noop, yield, backoff, backoff-N, park-N or " +
+            "sleep-N",
             assertThrows(IllegalArgumentException.class, () -> IdleStrategies.fromAlias("fast")).getMessage());
     }
 }

@@ -71,8 +71,10 @@ import org.HdrHistogram.Histogram;
  * Threads: the engine's duty cycle uses the {@code --idle} strategy, the load client's {@code --client-idle}, the
  * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
- * gateway backs off. The processes reach each other over iWARP on loopback, or on two cores or fewer through
- * shared memory ({@code --transport}, {@link DemoTransport}).
+ * gateway backs off. With {@code --realtime on} the engine's and the load client's duty-cycle threads run at
+ * {@code SCHED_FIFO} from the end of the warm-up and park a fixed time when idle (root or {@code CAP_SYS_NICE}; the
+ * demo checks before it starts anything). The processes reach each other over iWARP on loopback, or on two cores or
+ * fewer through shared memory ({@code --transport}, {@link DemoTransport}).
  * <p>
  * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins; at most half of
  * {@code --duration}) are reported on a line of their own and kept out of the summary's percentiles; each live line
@@ -86,7 +88,7 @@ public final class DemoMain
     public static final String GATEWAY_CLASSPATH_PROPERTY = "warpbus.demo.gateway.classpath";
     private static final Set<String> OPTIONS = Set.of("duration", "dir", "rate", "instruments", "interval", "idle",
         "client-idle", "md-idle", "warmup", "seed", "host", "metrics-port", "gateway-port", "gateway-rate",
-        "gateway-sessions", "gateway-fix-port", "transport");
+        "gateway-sessions", "gateway-fix-port", "transport", "realtime");
     private static final String GATEWAY_MAIN = "io.warpbus.gateway.demo.DemoGatewayMain";
     private static final String GATEWAY_LOAD_MAIN = "io.warpbus.gateway.demo.DemoGatewayLoadMain";
     private static final String CREDENTIALS_MAIN = "io.warpbus.gateway.security.CredentialsTool";
@@ -145,7 +147,7 @@ public final class DemoMain
                 "[--instruments N] [--interval SECONDS] [--warmup SECONDS] [--idle spin|backoff|...] " +
                 "[--client-idle STRATEGY] [--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] " +
                 "[--gateway-port PORT] [--gateway-fix-port PORT] [--gateway-rate ORDERS_PER_S] " +
-                "[--gateway-sessions N] [--transport ipc|iwarp]");
+                "[--gateway-sessions N] [--transport ipc|iwarp] [--realtime on|off]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -205,6 +207,19 @@ public final class DemoMain
         final IdlePlan idle = idlePlan(options);
         final long askedWarmupS = options.number("warmup", idle.warmupSeconds(), 0, 3600);
         final long warmupS = durationS > 0 ? Math.min(askedWarmupS, durationS / 2) : askedWarmupS;
+        if (idle.realtime())
+        {
+            // Before anything starts: a refusal is the user's to fix, not a child dying in the middle of the run.
+            try
+            {
+                RealtimeScheduling.checkPermitted(IdlePlan.REALTIME_PRIORITY);
+            }
+            catch (final IllegalStateException ex)
+            {
+                System.err.println("warpbus demo: --realtime on: " + ex.getMessage());
+                return DemoProcess.EXIT_FAILED;
+            }
+        }
         final String host = options.string("host", "127.0.0.1");
         final Path dir = Path.of(options.string("dir", Path.of(System.getProperty("java.io.tmpdir"),
             "warpbus-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))
@@ -256,6 +271,7 @@ public final class DemoMain
             "--idle", idle.engine(), "--metrics", host + ":" + metricsPort,
             "--journal", dir.resolve("journal").toString(),
             "--route", GATEWAY_ORIGIN + ";" + gatewayOrders + ";" + gatewayReports, "--drop-copy", dropCopy));
+        engineArgs.addAll(realtimeArgs(idle, warmupS));
         final RiskLimits limits = DemoProcess.profile(instruments, 1, rate).riskLimits();
         for (final int account : new int[] { DEMO_ACCOUNTS[0], DEMO_ACCOUNTS[1], LOAD_ACCOUNT })
         {
@@ -330,10 +346,12 @@ public final class DemoMain
         }
         // The loads start once the engine and the gateway are up: a load paced from its own start would otherwise
         // fall behind while the gateway starts (the JIT takes the cores) and catch up in a burst.
-        final DemoChild client = start("client", logs, LoadClientMain.class, List.of(
+        final List<String> clientArgs = new ArrayList<>(List.of(
             "--order-entry", orders, "--execution-reports", reports, "--dir", busDir.toString(),
             "--instruments", String.valueOf(instruments), "--rate", String.valueOf(rate),
             "--seed", options.string("seed", "42"), "--idle", idle.client()));
+        clientArgs.addAll(realtimeArgs(idle, warmupS));
+        final DemoChild client = start("client", logs, LoadClientMain.class, clientArgs);
         final DemoChild gatewayLoad = start("gwload", logs, GATEWAY_LOAD_MAIN, gatewayClasspath, List.of(
             "--url", gatewayAddresses.group(1), "--api-key", credentials.loadKey(), "--secret-file",
             credentials.loadSecretFile().toString(), "--account", String.valueOf(LOAD_ACCOUNT),
@@ -400,8 +418,22 @@ public final class DemoMain
 
     private static IdlePlan idlePlan(final Options options)
     {
+        final String realtime = options.string("realtime", RealtimeScheduling.OFF).trim();
+        if (!"on".equals(realtime) && !RealtimeScheduling.OFF.equals(realtime))
+        {
+            throw new IllegalArgumentException("--realtime " + realtime + ": expected on or off");
+        }
         return IdlePlan.choose(Runtime.getRuntime().availableProcessors(), options.string("idle", null),
-            options.string("client-idle", null), options.string("md-idle", null));
+            options.string("client-idle", null), options.string("md-idle", null), "on".equals(realtime));
+    }
+
+    /**
+     * The options that raise a child's duty-cycle thread at the end of the warm-up, when the plan says so.
+     */
+    private static List<String> realtimeArgs(final IdlePlan idle, final long warmupS)
+    {
+        return idle.realtime() ? List.of("--realtime", String.valueOf(IdlePlan.REALTIME_PRIORITY),
+            "--realtime-after", String.valueOf(warmupS)) : List.of();
     }
 
     /**

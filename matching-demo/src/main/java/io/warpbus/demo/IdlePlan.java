@@ -24,6 +24,11 @@ import io.warpbus.iwarp.IdleStrategies;
  * {@value #CORES_FOR_THE_REST} for the other processes; otherwise the thread backs off to parks of at most
  * {@value #SHARED_PARK_US} us, which costs a wake-up per command but leaves the cores to whoever has work. Where
  * nothing spins the default warm-up is longer too.
+ * <p>
+ * With {@code --realtime on} the engine's and the load client's duty-cycle threads run at {@code SCHED_FIFO} from the
+ * end of the warm-up ({@link RealtimeScheduling}), and nothing spins: each parks {@value #REALTIME_PARK_US} us
+ * whenever idle, since a real-time thread that spins or yields keeps its core from every thread of the normal
+ * policy.
  */
 public final class IdlePlan
 {
@@ -33,6 +38,11 @@ public final class IdlePlan
     static final int SHARED_PARK_US = 50;
     static final String SHARED = "backoff-" + SHARED_PARK_US;
     static final String SPIN = "spin";
+    /** The fixed park of a real-time thread. */
+    static final int REALTIME_PARK_US = 50;
+    static final String REALTIME_PARK = "park-" + REALTIME_PARK_US;
+    /** The {@code SCHED_FIFO} priority of the real-time threads: the lowest, above any thread of the normal policy. */
+    static final int REALTIME_PRIORITY = 1;
     static final String BACKOFF = "backoff";
     /** Default warm-up, in seconds, where a core is left for a spinner. */
     static final int WARMUP_S = 5;
@@ -46,15 +56,17 @@ public final class IdlePlan
     private final String client;
     private final String md;
     private final int warmupSeconds;
+    private final boolean realtime;
     private final String reason;
 
-    private IdlePlan(
-        final String engine, final String client, final String md, final int warmupSeconds, final String reason)
+    private IdlePlan(final String engine, final String client, final String md, final int warmupSeconds,
+        final boolean realtime, final String reason)
     {
         this.engine = engine;
         this.client = client;
         this.md = md;
         this.warmupSeconds = warmupSeconds;
+        this.realtime = realtime;
         this.reason = reason;
     }
 
@@ -65,19 +77,29 @@ public final class IdlePlan
      * @param engine     {@code --idle}, or null to choose.
      * @param client     {@code --client-idle}, or null to choose.
      * @param md         {@code --md-idle}, or null to choose.
+     * @param realtime   {@code --realtime on}.
      * @return the plan.
-     * @throws IllegalArgumentException naming the option whose strategy is unknown.
+     * @throws IllegalArgumentException naming the option whose strategy is unknown, or one that never parks with
+     *                                  {@code realtime}.
      */
-    public static IdlePlan choose(final int cores, final String engine, final String client, final String md)
+    public static IdlePlan choose(
+        final int cores, final String engine, final String client, final String md, final boolean realtime)
     {
-        check("idle", engine);
-        check("client-idle", client);
-        check("md-idle", md);
+        check("idle", engine, realtime);
+        check("client-idle", client, realtime);
+        check("md-idle", md, false);
         final int spareCores = Math.max(0, cores - CORES_FOR_THE_REST);
-        final String chosenEngine = spareCores >= 1 ? SPIN : SHARED;
-        final String chosenClient = spareCores >= 2 ? SPIN : SHARED;
+        final String chosenEngine = realtime ? REALTIME_PARK : spareCores >= 1 ? SPIN : SHARED;
+        final String chosenClient = realtime ? REALTIME_PARK : spareCores >= 2 ? SPIN : SHARED;
         final String why;
-        if (spareCores >= 2)
+        if (realtime)
+        {
+            why = cores + " core" + (1 == cores ? "" : "s") + ", --realtime on: the engine and the load client run " +
+                "at SCHED_FIFO " + REALTIME_PRIORITY + " from the end of the warm-up and park " + REALTIME_PARK_US +
+                " us whenever idle, so a command wakes them at once; the gateway, its load and the market-data " +
+                "subscriber get what they leave, and their latency grows";
+        }
+        else if (spareCores >= 2)
         {
             why = cores + " cores: the engine and the load client busy-spin on one each, " + (cores - 2) +
                 " left for the other three processes";
@@ -96,11 +118,11 @@ public final class IdlePlan
         }
         final boolean asked = null != engine || null != client || null != md;
         return new IdlePlan(null != engine ? engine : chosenEngine, null != client ? client : chosenClient,
-            null != md ? md : BACKOFF, spareCores >= 1 ? WARMUP_S : SHARED_WARMUP_S,
+            null != md ? md : BACKOFF, spareCores >= 1 && !realtime ? WARMUP_S : SHARED_WARMUP_S, realtime,
             why + (asked ? "; the options given override it" : ""));
     }
 
-    private static void check(final String option, final String alias)
+    private static void check(final String option, final String alias, final boolean realtime)
     {
         if (null != alias)
         {
@@ -111,6 +133,12 @@ public final class IdlePlan
             catch (final IllegalArgumentException ex)
             {
                 throw new IllegalArgumentException("--" + option + ": " + ex.getMessage());
+            }
+            final String name = alias.trim().toLowerCase();
+            if (realtime && (SPIN.equals(name) || "noop".equals(name) || "yield".equals(name)))
+            {
+                throw new IllegalArgumentException("--" + option + " " + alias + " with --realtime on: a thread at " +
+                    "SCHED_FIFO that never parks keeps its core from every other thread; use park-N or backoff-N");
             }
         }
     }
@@ -143,6 +171,16 @@ public final class IdlePlan
     public String md()
     {
         return md;
+    }
+
+    /**
+     * Whether the engine's and the load client's duty-cycle threads run at a real-time priority after the warm-up.
+     *
+     * @return {@code --realtime on}.
+     */
+    public boolean realtime()
+    {
+        return realtime;
     }
 
     /**

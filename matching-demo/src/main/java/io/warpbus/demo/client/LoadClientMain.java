@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import io.warpbus.bus.Bus;
 import io.warpbus.demo.DemoProcess;
 import io.warpbus.demo.Options;
+import io.warpbus.demo.RealtimeScheduling;
 import io.warpbus.demo.Stats;
 import io.warpbus.iwarp.IdleStrategies;
 import org.HdrHistogram.Histogram;
@@ -35,15 +36,18 @@ import org.agrona.concurrent.SystemNanoClock;
  * <pre>
  * LoadClientMain --order-entry CHANNEL --execution-reports CHANNEL [--dir DIR] [--name NAME] [--idle STRATEGY]
  *                [--rate COMMANDS_PER_S] [--instruments N] [--seed N] [--count N] [--stats-interval-ms MS]
+ *                [--realtime off|PRIORITY] [--realtime-after SECONDS]
  * </pre>
  * Prints {@code READY client}, a {@code STATS client ...} line every interval, and on {@code stop} (or the end of
  * standard input, or {@code --count} commands) stops sending, waits up to 10 s for every command to be answered,
- * prints its last stats and {@code STOPPED client settled=true|false}.
+ * prints its last stats and {@code STOPPED client settled=true|false}. With {@code --realtime PRIORITY} the
+ * duty-cycle thread runs at {@code SCHED_FIFO} from {@code --realtime-after} seconds after the start, and the client
+ * says {@code REALTIME client ...} then ({@link RealtimeScheduling}).
  */
 public final class LoadClientMain
 {
     private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "dir", "name", "idle",
-        "rate", "instruments", "seed", "count", "stats-interval-ms");
+        "rate", "instruments", "seed", "count", "stats-interval-ms", "realtime", "realtime-after");
 
     private LoadClientMain()
     {
@@ -63,6 +67,7 @@ public final class LoadClientMain
             options = Options.parse(args, OPTIONS, Set.of());
             options.required("order-entry");
             options.required("execution-reports");
+            RealtimeScheduling.fromOptions(options);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -82,6 +87,11 @@ public final class LoadClientMain
         final long seed = options.number("seed", 42, 0, Long.MAX_VALUE);
         final long count = options.number("count", Long.MAX_VALUE, 0, Long.MAX_VALUE);
         final long statsIntervalMs = options.number("stats-interval-ms", 1000, 10, 60_000);
+        final RealtimeScheduling realtime = RealtimeScheduling.fromOptions(options);
+        if (!realtime.permitted("client"))
+        {
+            return DemoProcess.EXIT_FAILED;
+        }
 
         final CountDownLatch stop = DemoProcess.stopSignal();
         final Bus bus = DemoProcess.launchBus(dir, name);
@@ -94,7 +104,8 @@ public final class LoadClientMain
         boolean settled = false;
         try
         {
-            AgentRunner.startOnThread(runner);
+            AgentRunner.startOnThread(runner, realtime.threadFactory());
+            realtime.start("client", stop, System.out);
             System.out.println("READY client pid=" + ProcessHandle.current().pid() + " rate=" + rate +
                 " instruments=" + instruments + " seed=" + seed + " bus=" + bus.countersFile());
             System.out.flush();
@@ -124,7 +135,7 @@ public final class LoadClientMain
             CloseHelper.quietClose(bus);
         }
 
-        return DemoProcess.EXIT_OK;
+        return null == realtime.failure() ? DemoProcess.EXIT_OK : DemoProcess.EXIT_FAILED;
     }
 
     /**

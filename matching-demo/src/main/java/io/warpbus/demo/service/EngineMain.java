@@ -25,6 +25,7 @@ import io.warpbus.bus.Bus;
 import io.warpbus.demo.AppCounters;
 import io.warpbus.demo.DemoProcess;
 import io.warpbus.demo.Options;
+import io.warpbus.demo.RealtimeScheduling;
 import io.warpbus.iwarp.IdleStrategies;
 import io.warpbus.matching.RiskLimits;
 import io.warpbus.matching.load.LoadProfile;
@@ -39,6 +40,7 @@ import org.agrona.concurrent.AgentRunner;
  *            [--dir DIR] [--name NAME] [--idle spin|backoff|...] [--metrics HOST:PORT|off]
  *            [--instruments N] [--account ID:MAX_QTY:MAX_NOTIONAL:POSITION_LIMIT ...] [--snapshot-interval-ms MS]
  *            [--stats-interval-ms MS] [--book-capacity N] [--journal DIR|off] [--recovery-snapshot-interval-ms MS]
+ *            [--realtime off|PRIORITY] [--realtime-after SECONDS]
  * </pre>
  * Each {@code --route} adds a gateway: its order-entry stream, whose client order ids carry {@code ORIGIN} (1 to
  * 65535) in their top 16 bits, and the stream its execution reports go back on ({@link EngineContext}); the
@@ -50,6 +52,8 @@ import org.agrona.concurrent.AgentRunner;
  * {@code RECOVERED engine ...} with what it restored and the resulting state hash before {@code READY}. The option
  * {@code --recovery-snapshot-interval-ms} sets the checkpoint interval and the line's {@code snapshot-sequence} is the
  * restored checkpoint's journal sequence: both keep the names scripts already use.
+ * With {@code --realtime PRIORITY} the duty-cycle thread runs at {@code SCHED_FIFO} from {@code --realtime-after}
+ * seconds after the start, and the engine says {@code REALTIME engine ...} then ({@link RealtimeScheduling}).
  * Every option also reads from the system property {@code warpbus.demo.NAME}. Prints {@code READY engine ...} with
  * its metrics URL, a {@code STATS engine ...} line every interval, and {@code STOPPED engine ...} when its parent
  * says {@code stop} on standard input or goes away, or on SIGTERM or SIGINT; each of these closes the service, which
@@ -62,7 +66,7 @@ public final class EngineMain
 
     private static final Set<String> OPTIONS = Set.of("order-entry", "execution-reports", "market-data", "snapshots",
         "route", "drop-copy", "dir", "name", "idle", "metrics", "instruments", "account", "snapshot-interval-ms",
-        "stats-interval-ms", "book-capacity", "journal", "recovery-snapshot-interval-ms");
+        "stats-interval-ms", "book-capacity", "journal", "recovery-snapshot-interval-ms", "realtime", "realtime-after");
 
     private EngineMain()
     {
@@ -84,6 +88,7 @@ public final class EngineMain
             {
                 throw new IllegalArgumentException("option --order-entry or --route is required");
             }
+            RealtimeScheduling.fromOptions(options);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -101,21 +106,12 @@ public final class EngineMain
         final int instrumentCount = (int)options.number("instruments", 10, 1, 1000);
         final long statsIntervalMs = options.number("stats-interval-ms", 1000, 10, 60_000);
 
-        final EngineContext context = new EngineContext()
-            .executionReportChannel(options.required("execution-reports"))
-            .marketDataChannel(options.required("market-data"))
-            .snapshotChannel(options.required("snapshots"))
-            .instruments(DemoProcess.instruments(instrumentCount))
-            .bookCapacity((int)options.number("book-capacity", 64 * 1024, 16, 16 * 1024 * 1024))
-            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("snapshot-interval-ms", 1000, 10,
-            3_600_000)))
-            .checkpointIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
-            10_000, 10, 86_400_000)));
         final String journal = options.string("journal", "off");
-        context.journalDirectory("off".equals(journal) ? null : Path.of(journal));
-        for (final String channel : options.list("order-entry"))
+        final EngineContext context = context(options, instrumentCount, journal);
+        final RealtimeScheduling realtime = RealtimeScheduling.fromOptions(options);
+        if (!realtime.permitted("engine"))
         {
-            context.orderEntryChannel(channel);
+            return DemoProcess.EXIT_FAILED;
         }
         try
         {
@@ -160,7 +156,8 @@ public final class EngineMain
         MetricsServer metrics = null;
         try
         {
-            AgentRunner.startOnThread(runner);
+            AgentRunner.startOnThread(runner, realtime.threadFactory());
+            realtime.start("engine", stop, System.out);
             final String metricsAddress = options.string("metrics", "127.0.0.1:0");
             String url = "off";
             if (!"off".equals(metricsAddress))
@@ -198,7 +195,27 @@ public final class EngineMain
             stopped.countDown();
         }
 
-        return DemoProcess.EXIT_OK;
+        return null == realtime.failure() ? DemoProcess.EXIT_OK : DemoProcess.EXIT_FAILED;
+    }
+
+    private static EngineContext context(final Options options, final int instrumentCount, final String journal)
+    {
+        final EngineContext context = new EngineContext()
+            .executionReportChannel(options.required("execution-reports"))
+            .marketDataChannel(options.required("market-data"))
+            .snapshotChannel(options.required("snapshots"))
+            .instruments(DemoProcess.instruments(instrumentCount))
+            .bookCapacity((int)options.number("book-capacity", 64 * 1024, 16, 16 * 1024 * 1024))
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("snapshot-interval-ms", 1000, 10,
+            3_600_000)))
+            .checkpointIntervalNs(TimeUnit.MILLISECONDS.toNanos(options.number("recovery-snapshot-interval-ms",
+            10_000, 10, 86_400_000)))
+            .journalDirectory("off".equals(journal) ? null : Path.of(journal));
+        for (final String channel : options.list("order-entry"))
+        {
+            context.orderEntryChannel(channel);
+        }
+        return context;
     }
 
     private static void addRoutesAndAccounts(final Options options, final EngineContext context,

@@ -71,10 +71,11 @@ import org.HdrHistogram.Histogram;
  * Threads: the engine's duty cycle uses the {@code --idle} strategy, the load client's {@code --client-idle}, the
  * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
- * gateway backs off. With {@code --realtime on} the engine's and the load client's duty-cycle threads run at
- * {@code SCHED_FIFO} from the end of the warm-up and park a fixed time when idle (root or {@code CAP_SYS_NICE}; the
- * demo checks before it starts anything). The processes reach each other over iWARP on loopback, or on two cores or
- * fewer through shared memory ({@code --transport}, {@link DemoTransport}).
+ * gateway backs off. Where the engine and the load client cannot both spin, and the demo may (root or
+ * {@code CAP_SYS_NICE}), their duty-cycle threads run at {@code SCHED_FIFO} from the end of the warm-up and park a
+ * fixed time when idle ({@code --realtime auto|on|off}; the demo checks before it starts anything). The processes
+ * reach each other over iWARP on loopback, or on two cores or fewer through shared memory ({@code --transport},
+ * {@link DemoTransport}).
  * <p>
  * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins; at most half of
  * {@code --duration}) are reported on a line of their own and kept out of the summary's percentiles; each live line
@@ -132,13 +133,21 @@ public final class DemoMain
     public static void main(final String[] args)
     {
         final Options options;
+        final IdlePlan idle;
         try
         {
             options = Options.parse(args, OPTIONS, Set.of());
             options.number("duration", 0, 0, 365L * 86_400);
             options.number("warmup", 5, 0, 3600);
-            idlePlan(options);
             transport(options);
+            // Before anything starts: a refused --realtime on is the user's to fix, not a child failing mid-run.
+            idle = idlePlan(options);
+        }
+        catch (final IllegalStateException ex)
+        {
+            System.err.println("warpbus demo: " + ex.getMessage());
+            System.exit(DemoProcess.EXIT_FAILED);
+            return;
         }
         catch (final IllegalArgumentException ex)
         {
@@ -147,7 +156,7 @@ public final class DemoMain
                 "[--instruments N] [--interval SECONDS] [--warmup SECONDS] [--idle spin|backoff|...] " +
                 "[--client-idle STRATEGY] [--md-idle STRATEGY] [--seed N] [--host ADDRESS] [--metrics-port PORT] " +
                 "[--gateway-port PORT] [--gateway-fix-port PORT] [--gateway-rate ORDERS_PER_S] " +
-                "[--gateway-sessions N] [--transport ipc|iwarp] [--realtime on|off]");
+                "[--gateway-sessions N] [--transport ipc|iwarp] [--realtime auto|on|off]");
             System.exit(DemoProcess.EXIT_USAGE);
             return;
         }
@@ -158,7 +167,7 @@ public final class DemoMain
         int exitCode;
         try
         {
-            exitCode = demo.run(options);
+            exitCode = demo.run(options, idle);
         }
         catch (final Exception ex)
         {
@@ -198,28 +207,14 @@ public final class DemoMain
     }
 
     @SuppressWarnings("methodlength")
-    private int run(final Options options) throws Exception
+    private int run(final Options options, final IdlePlan idle) throws Exception
     {
         final long durationS = options.number("duration", 0, 0, 365L * 86_400);
         final long rate = options.number("rate", 20_000, 1, 10_000_000);
         final int instruments = (int)options.number("instruments", 10, 1, 1000);
         final long intervalS = options.number("interval", 5, 1, 3600);
-        final IdlePlan idle = idlePlan(options);
         final long askedWarmupS = options.number("warmup", idle.warmupSeconds(), 0, 3600);
         final long warmupS = durationS > 0 ? Math.min(askedWarmupS, durationS / 2) : askedWarmupS;
-        if (idle.realtime())
-        {
-            // Before anything starts: a refusal is the user's to fix, not a child dying in the middle of the run.
-            try
-            {
-                RealtimeScheduling.checkPermitted(IdlePlan.REALTIME_PRIORITY);
-            }
-            catch (final IllegalStateException ex)
-            {
-                System.err.println("warpbus demo: --realtime on: " + ex.getMessage());
-                return DemoProcess.EXIT_FAILED;
-            }
-        }
         final String host = options.string("host", "127.0.0.1");
         final Path dir = Path.of(options.string("dir", Path.of(System.getProperty("java.io.tmpdir"),
             "warpbus-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))
@@ -418,13 +413,9 @@ public final class DemoMain
 
     private static IdlePlan idlePlan(final Options options)
     {
-        final String realtime = options.string("realtime", RealtimeScheduling.OFF).trim();
-        if (!"on".equals(realtime) && !RealtimeScheduling.OFF.equals(realtime))
-        {
-            throw new IllegalArgumentException("--realtime " + realtime + ": expected on or off");
-        }
         return IdlePlan.choose(Runtime.getRuntime().availableProcessors(), options.string("idle", null),
-            options.string("client-idle", null), options.string("md-idle", null), "on".equals(realtime));
+            options.string("client-idle", null), options.string("md-idle", null), options.string("realtime", null),
+            () -> RealtimeScheduling.refusal(IdlePlan.REALTIME_PRIORITY));
     }
 
     /**

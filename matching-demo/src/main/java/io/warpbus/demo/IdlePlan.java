@@ -15,6 +15,8 @@
  */
 package io.warpbus.demo;
 
+import java.util.function.Supplier;
+
 import io.warpbus.iwarp.IdleStrategies;
 
 /**
@@ -25,10 +27,12 @@ import io.warpbus.iwarp.IdleStrategies;
  * {@value #SHARED_PARK_US} us, which costs a wake-up per command but leaves the cores to whoever has work. Where
  * nothing spins the default warm-up is longer too.
  * <p>
- * With {@code --realtime on} the engine's and the load client's duty-cycle threads run at {@code SCHED_FIFO} from the
- * end of the warm-up ({@link RealtimeScheduling}), and nothing spins: each parks {@value #REALTIME_PARK_US} us
- * whenever idle, since a real-time thread that spins or yields keeps its core from every thread of the normal
- * policy.
+ * Where the engine and the load client cannot both spin, a command that arrives while either is parked waits for the
+ * kernel to run it, behind whatever else shares its core. So there, unless the user chose their strategies or said
+ * {@code --realtime off}, and where the process may ({@code --realtime auto}, the default), the two duty-cycle
+ * threads run at {@code SCHED_FIFO} from the end of the warm-up ({@link RealtimeScheduling}), and nothing spins: each
+ * parks {@value #REALTIME_PARK_US} us whenever idle, since a real-time thread that spins or yields keeps its core from
+ * every thread of the normal policy. {@code --realtime on} asks for it on any machine and fails where it is refused.
  */
 public final class IdlePlan
 {
@@ -44,6 +48,8 @@ public final class IdlePlan
     /** The {@code SCHED_FIFO} priority of the real-time threads: the lowest, above any thread of the normal policy. */
     static final int REALTIME_PRIORITY = 1;
     static final String BACKOFF = "backoff";
+    static final String ON = "on";
+    static final String AUTO = "auto";
     /** Default warm-up, in seconds, where a core is left for a spinner. */
     static final int WARMUP_S = 5;
     /**
@@ -77,27 +83,46 @@ public final class IdlePlan
      * @param engine     {@code --idle}, or null to choose.
      * @param client     {@code --client-idle}, or null to choose.
      * @param md         {@code --md-idle}, or null to choose.
-     * @param realtime   {@code --realtime on}.
+     * @param realtime   {@code --realtime}: {@code on}, {@code off}, or {@code auto} (or null) for on where the
+     *                   engine and the load client cannot both spin, neither strategy was given and it is permitted.
+     * @param refusal    why this process may not use a real-time priority, or null when it may; asked only when
+     *                   {@code realtime} would be used.
      * @return the plan.
-     * @throws IllegalArgumentException naming the option whose strategy is unknown, or one that never parks with
-     *                                  {@code realtime}.
+     * @throws IllegalArgumentException naming the option whose value is unknown, or a strategy that never parks with
+     *                                  {@code --realtime on}.
+     * @throws IllegalStateException    with the refusal, for {@code --realtime on} where it is refused.
      */
-    public static IdlePlan choose(
-        final int cores, final String engine, final String client, final String md, final boolean realtime)
+    public static IdlePlan choose(final int cores, final String engine, final String client, final String md,
+        final String realtime, final Supplier<String> refusal)
     {
-        check("idle", engine, realtime);
-        check("client-idle", client, realtime);
+        final String mode = null == realtime ? AUTO : realtime.trim().toLowerCase();
+        if (!ON.equals(mode) && !AUTO.equals(mode) && !RealtimeScheduling.OFF.equals(mode))
+        {
+            throw new IllegalArgumentException("--realtime " + realtime + ": expected on, off or auto");
+        }
+        check("idle", engine, ON.equals(mode));
+        check("client-idle", client, ON.equals(mode));
         check("md-idle", md, false);
         final int spareCores = Math.max(0, cores - CORES_FOR_THE_REST);
-        final String chosenEngine = realtime ? REALTIME_PARK : spareCores >= 1 ? SPIN : SHARED;
-        final String chosenClient = realtime ? REALTIME_PARK : spareCores >= 2 ? SPIN : SHARED;
-        final String why;
-        if (realtime)
+        final boolean wanted = ON.equals(mode) || AUTO.equals(mode) && spareCores < 2 && null == engine &&
+            null == client;
+        final String refused = wanted ? refusal.get() : null;
+        if (ON.equals(mode) && null != refused)
         {
-            why = cores + " core" + (1 == cores ? "" : "s") + ", --realtime on: the engine and the load client run " +
-                "at SCHED_FIFO " + REALTIME_PRIORITY + " from the end of the warm-up and park " + REALTIME_PARK_US +
-                " us whenever idle, so a command wakes them at once; the gateway, its load and the market-data " +
-                "subscriber get what they leave, and their latency grows";
+            throw new IllegalStateException("--realtime on: " + refused);
+        }
+        final boolean fifo = wanted && null == refused;
+        final String chosenEngine = fifo ? REALTIME_PARK : spareCores >= 1 ? SPIN : SHARED;
+        final String chosenClient = fifo ? REALTIME_PARK : spareCores >= 2 ? SPIN : SHARED;
+        final String coreCount = cores + " core" + (1 == cores ? "" : "s");
+        String why;
+        if (fifo)
+        {
+            why = coreCount + (ON.equals(mode) ? ", --realtime on" : " for five processes and permitted") +
+                ": the engine and the load client run at SCHED_FIFO " + REALTIME_PRIORITY + " from the end of the " +
+                "warm-up and park " + REALTIME_PARK_US + " us whenever idle, so a command wakes them at once; the " +
+                "gateway, its load and the market-data subscriber get what they leave, and their latency grows" +
+                (AUTO.equals(mode) ? " (--realtime off to leave them all equal)" : "");
         }
         else if (spareCores >= 2)
         {
@@ -111,14 +136,21 @@ public final class IdlePlan
         }
         else
         {
-            why = cores + " core" + (1 == cores ? "" : "s") + " for five processes: nothing busy-spins (a spinner " +
-                "would take a core the others need); the engine and the load client park at most " + SHARED_PARK_US +
-                " us when idle; the warm-up is " + SHARED_WARMUP_S + " s unless --warmup says (the JIT of five " +
-                "JVMs holds the load back that long)";
+            why = coreCount + " for five processes: nothing busy-spins (a spinner would take a core the others " +
+                "need); the engine and the load client park at most " + SHARED_PARK_US + " us when idle";
+        }
+        if (!fifo && spareCores == 0)
+        {
+            why += "; the warm-up is " + SHARED_WARMUP_S + " s unless --warmup says (the JIT of five JVMs holds the " +
+                "load back that long)";
+        }
+        if (null != refused)
+        {
+            why += "; not at a real-time priority: " + refused;
         }
         final boolean asked = null != engine || null != client || null != md;
         return new IdlePlan(null != engine ? engine : chosenEngine, null != client ? client : chosenClient,
-            null != md ? md : BACKOFF, spareCores >= 1 && !realtime ? WARMUP_S : SHARED_WARMUP_S, realtime,
+            null != md ? md : BACKOFF, spareCores >= 1 && !fifo ? WARMUP_S : SHARED_WARMUP_S, fifo,
             why + (asked ? "; the options given override it" : ""));
     }
 

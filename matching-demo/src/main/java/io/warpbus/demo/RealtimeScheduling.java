@@ -126,8 +126,18 @@ public final class RealtimeScheduling
         {
             if (enabled())
             {
-                dutyCycleTid.set(currentTid());
-                dutyCycleStarted.countDown();
+                try
+                {
+                    dutyCycleTid.set(currentTid());
+                }
+                catch (final IllegalStateException ex)
+                {
+                    System.err.println(ex.getMessage());
+                }
+                finally
+                {
+                    dutyCycleStarted.countDown();
+                }
             }
             runnable.run();
         });
@@ -185,6 +195,10 @@ public final class RealtimeScheduling
                     return;
                 }
                 final long tid = dutyCycleTid.get();
+                if (0 == tid)
+                {
+                    throw new IllegalStateException("the duty-cycle thread's id is unknown");
+                }
                 raise(tid, priority);
                 out.println("REALTIME " + who + " tid=" + tid + " policy=SCHED_FIFO priority=" + priority +
                     " after_s=" + TimeUnit.MILLISECONDS.toSeconds(afterMs));
@@ -329,6 +343,26 @@ public final class RealtimeScheduling
     }
 
     /**
+     * Why this process may not put its threads at a {@code SCHED_FIFO} priority, found with a thread of its own that
+     * is raised and ends.
+     *
+     * @param priority 1 to 99.
+     * @return the reason, or null when it may.
+     */
+    public static String refusal(final int priority)
+    {
+        try
+        {
+            checkPermitted(priority);
+            return null;
+        }
+        catch (final IllegalStateException ex)
+        {
+            return ex.getMessage();
+        }
+    }
+
+    /**
      * Check that this process may put its threads at a {@code SCHED_FIFO} priority, with a thread of its own that is
      * raised and ends.
      *
@@ -338,12 +372,23 @@ public final class RealtimeScheduling
     public static void checkPermitted(final int priority)
     {
         final AtomicLong tid = new AtomicLong();
+        final AtomicReference<IllegalStateException> noTid = new AtomicReference<>();
         final CountDownLatch started = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final Thread thread = new Thread(() ->
         {
-            tid.set(currentTid());
-            started.countDown();
+            try
+            {
+                tid.set(currentTid());
+            }
+            catch (final IllegalStateException ex)
+            {
+                noTid.set(ex);
+            }
+            finally
+            {
+                started.countDown();
+            }
             try
             {
                 release.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -360,6 +405,10 @@ public final class RealtimeScheduling
             if (!started.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS))
             {
                 throw new IllegalStateException("the check's thread did not start");
+            }
+            if (null != noTid.get())
+            {
+                throw noTid.get();
             }
             raise(tid.get(), priority);
         }

@@ -149,8 +149,9 @@ public final class GatewayClient implements WebSocket.Listener
         final GatewayClient client = new GatewayClient(out, options.json(), options.account());
         try
         {
-            client.socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                .buildAsync(URI.create(options.url()), client).get(15, TimeUnit.SECONDS);
+            client.connectedTo(HttpClient.newHttpClient().newWebSocketBuilder()
+                .connectTimeout(Duration.ofSeconds(10)).buildAsync(URI.create(options.url()), client)
+                .get(15, TimeUnit.SECONDS));
         }
         catch (final Exception ex)
         {
@@ -305,7 +306,17 @@ public final class GatewayClient implements WebSocket.Listener
         }
     }
 
-    void send(final String text)
+    void connectedTo(final WebSocket socket)
+    {
+        this.socket = socket;
+    }
+
+    /**
+     * Send one message and wait until it is written. Three threads send: the commands', the heartbeat timer's and the
+     * listener's (answering a test request); a WebSocket takes one send at a time and fails a second while the first
+     * is pending ("Send pending"), so they take turns.
+     */
+    synchronized void send(final String text)
     {
         socket.sendText(text, true).join();
     }

@@ -72,7 +72,7 @@ import org.HdrHistogram.Histogram;
  * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
  * gateway backs off. Where the engine and the load client cannot both spin, and the demo may (root or
- * {@code CAP_SYS_NICE}), their duty-cycle threads run at {@code SCHED_FIFO} from the end of the warm-up and park a
+ * {@code CAP_SYS_NICE}), their duty-cycle threads run at {@code SCHED_FIFO} from halfway through the warm-up and park a
  * fixed time when idle ({@code --realtime auto|on|off}; the demo checks before it starts anything). The processes
  * reach each other over iWARP on loopback, or on two cores or fewer through shared memory ({@code --transport},
  * {@link DemoTransport}).
@@ -419,12 +419,16 @@ public final class DemoMain
     }
 
     /**
-     * The options that raise a child's duty-cycle thread at the end of the warm-up, when the plan says so.
+     * The options that raise a child's duty-cycle thread halfway through the warm-up, when the plan says so: late
+     * enough that the JIT, whose threads run at the normal policy, has compiled the hot paths, and early enough that
+     * the other processes settle into what the real-time threads leave them before the warm-up ends. Raised at its
+     * end, the subscribers fell behind for the next few seconds in one run of three, inside the measured window
+     * (docs/performance.md, "The real-time order path, built").
      */
     private static List<String> realtimeArgs(final IdlePlan idle, final long warmupS)
     {
         return idle.realtime() ? List.of("--realtime", String.valueOf(IdlePlan.REALTIME_PRIORITY),
-            "--realtime-after", String.valueOf(warmupS)) : List.of();
+            "--realtime-after", String.valueOf(warmupS / 2)) : List.of();
     }
 
     /**

@@ -30,9 +30,10 @@ import io.warpbus.iwarp.IdleStrategies;
  * Where the engine and the load client cannot both spin, a command that arrives while either is parked waits for the
  * kernel to run it, behind whatever else shares its core. So there, unless the user chose their strategies or said
  * {@code --realtime off}, and where the process may ({@code --realtime auto}, the default), the two duty-cycle
- * threads run at {@code SCHED_FIFO} from the end of the warm-up ({@link RealtimeScheduling}), and nothing spins: each
- * parks {@value #REALTIME_PARK_US} us whenever idle, since a real-time thread that spins or yields keeps its core from
- * every thread of the normal policy. {@code --realtime on} asks for it on any machine and fails where it is refused.
+ * threads run at {@code SCHED_FIFO} from halfway through the warm-up ({@link RealtimeScheduling}), and nothing spins:
+ * each parks {@value #REALTIME_PARK_US} us whenever idle, since a real-time thread that spins or yields keeps its core
+ * from every thread of the normal policy. {@code --realtime on} asks for it on any machine and fails where it is
+ * refused.
  */
 public final class IdlePlan
 {
@@ -119,9 +120,10 @@ public final class IdlePlan
         if (fifo)
         {
             why = coreCount + (ON.equals(mode) ? ", --realtime on" : " for five processes and permitted") +
-                ": the engine and the load client run at SCHED_FIFO " + REALTIME_PRIORITY + " from the end of the " +
-                "warm-up and park " + REALTIME_PARK_US + " us whenever idle, so a command wakes them at once; the " +
-                "gateway, its load and the market-data subscriber get what they leave, and their latency grows" +
+                ": the engine and the load client run at SCHED_FIFO " + REALTIME_PRIORITY + " from halfway " +
+                "through the warm-up and park " + REALTIME_PARK_US + " us whenever idle, so a command wakes them at " +
+                "once; the gateway, its load and the market-data subscriber get what they leave, and their latency " +
+                "grows" +
                 (AUTO.equals(mode) ? " (--realtime off to leave them all equal)" : "");
         }
         else if (spareCores >= 2)
@@ -206,7 +208,8 @@ public final class IdlePlan
     }
 
     /**
-     * Whether the engine's and the load client's duty-cycle threads run at a real-time priority after the warm-up.
+     * Whether the engine's and the load client's duty-cycle threads run at a real-time priority, from halfway through
+     * the warm-up.
      *
      * @return {@code --realtime on}.
      */

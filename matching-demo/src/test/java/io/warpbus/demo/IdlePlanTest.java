@@ -61,9 +61,9 @@ class IdlePlanTest
         assertEquals("backoff", plan.md());
         assertEquals(30, plan.warmupSeconds());
         assertEquals("engine park-50, client park-50, md backoff (2 cores for five processes and permitted: the " +
-            "engine and the load client run at SCHED_FIFO 1 from the end of the warm-up and park 50 us whenever " +
-            "idle, so a command wakes them at once; the gateway, its load and the market-data subscriber get what " +
-            "they leave, and their latency grows (--realtime off to leave them all equal))", plan.toString());
+            "engine and the load client run at SCHED_FIFO 1 from halfway through the warm-up and park 50 us " +
+            "whenever idle, so a command wakes them at once; the gateway, its load and the market-data subscriber " +
+            "get what they leave, and their latency grows (--realtime off to leave them all equal))", plan.toString());
         assertEquals(plan.toString(), IdlePlan.choose(2, null, null, null, null, PERMITTED).toString());
         assertTrue(IdlePlan.choose(3, null, null, null, null, PERMITTED).realtime());
     }

@@ -207,14 +207,15 @@ public final class DemoMain
     }
 
     @SuppressWarnings("methodlength")
-    private int run(final Options options, final IdlePlan idle) throws Exception
+    private int run(final Options options, final IdlePlan chosen) throws Exception
     {
         final long durationS = options.number("duration", 0, 0, 365L * 86_400);
         final long rate = options.number("rate", 20_000, 1, 10_000_000);
         final int instruments = (int)options.number("instruments", 10, 1, 1000);
         final long intervalS = options.number("interval", 5, 1, 3600);
-        final long askedWarmupS = options.number("warmup", idle.warmupSeconds(), 0, 3600);
+        final long askedWarmupS = options.number("warmup", chosen.warmupSeconds(), 0, 3600);
         final long warmupS = durationS > 0 ? Math.min(askedWarmupS, durationS / 2) : askedWarmupS;
+        final IdlePlan idle = chosen.forWarmup(warmupS);
         final String host = options.string("host", "127.0.0.1");
         final Path dir = Path.of(options.string("dir", Path.of(System.getProperty("java.io.tmpdir"),
             "warpbus-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))

@@ -58,6 +58,12 @@ public final class IdlePlan
      * the load for about this long before their backlog is gone (docs/performance.md, "The demo on two cores").
      */
     static final int SHARED_WARMUP_S = 30;
+    /**
+     * The shortest warm-up {@code --realtime auto} raises the threads in, halfway through: the JIT's compiler threads
+     * run at the normal policy and need about this long on two cores (measured at 30 s, docs/performance.md, "The
+     * real-time order path, built"; in a 10 s warm-up, raised at 5 s, the subscribers stayed behind the whole run).
+     */
+    static final int REALTIME_MIN_WARMUP_S = SHARED_WARMUP_S;
 
     private final String engine;
     private final String client;
@@ -65,9 +71,12 @@ public final class IdlePlan
     private final int warmupSeconds;
     private final boolean realtime;
     private final String reason;
+    private final boolean asked;
+    /** The plan {@code --realtime auto} falls back to where the warm-up is too short, or null. */
+    private final IdlePlan withoutRealtime;
 
     private IdlePlan(final String engine, final String client, final String md, final int warmupSeconds,
-        final boolean realtime, final String reason)
+        final boolean realtime, final String reason, final boolean asked, final IdlePlan withoutRealtime)
     {
         this.engine = engine;
         this.client = client;
@@ -75,6 +84,8 @@ public final class IdlePlan
         this.warmupSeconds = warmupSeconds;
         this.realtime = realtime;
         this.reason = reason;
+        this.asked = asked;
+        this.withoutRealtime = withoutRealtime;
     }
 
     /**
@@ -112,7 +123,24 @@ public final class IdlePlan
         {
             throw new IllegalStateException("--realtime on: " + refused);
         }
-        final boolean fifo = wanted && null == refused;
+        final IdlePlan shared = plan(cores, engine, client, md, null, null == refused ? "" :
+            "; not at a real-time priority: " + refused, null);
+        if (!wanted || null != refused)
+        {
+            return shared;
+        }
+        return plan(cores, engine, client, md, mode, "", AUTO.equals(mode) ? shared : null);
+    }
+
+    /**
+     * The plan, real-time where {@code mode} is given ({@code on} or {@code auto}), else not; {@code note} ends the
+     * reason.
+     */
+    private static IdlePlan plan(final int cores, final String engine, final String client, final String md,
+        final String mode, final String note, final IdlePlan withoutRealtime)
+    {
+        final boolean fifo = null != mode;
+        final int spareCores = Math.max(0, cores - CORES_FOR_THE_REST);
         final String chosenEngine = fifo ? REALTIME_PARK : spareCores >= 1 ? SPIN : SHARED;
         final String chosenClient = fifo ? REALTIME_PARK : spareCores >= 2 ? SPIN : SHARED;
         final String coreCount = cores + " core" + (1 == cores ? "" : "s");
@@ -146,14 +174,30 @@ public final class IdlePlan
             why += "; the warm-up is " + SHARED_WARMUP_S + " s unless --warmup says (the JIT of five JVMs holds the " +
                 "load back that long)";
         }
-        if (null != refused)
-        {
-            why += "; not at a real-time priority: " + refused;
-        }
-        final boolean asked = null != engine || null != client || null != md;
         return new IdlePlan(null != engine ? engine : chosenEngine, null != client ? client : chosenClient,
-            null != md ? md : BACKOFF, spareCores >= 1 && !fifo ? WARMUP_S : SHARED_WARMUP_S, fifo,
-            why + (asked ? "; the options given override it" : ""));
+            null != md ? md : BACKOFF, spareCores >= 1 && !fifo ? WARMUP_S : SHARED_WARMUP_S, fifo, why + note,
+            null != engine || null != client || null != md, withoutRealtime);
+    }
+
+    /**
+     * This plan for the warm-up the run will have (from {@code --warmup}, {@code --duration} and
+     * {@link #warmupSeconds()}): where {@code --realtime auto} chose the real-time path and the warm-up is shorter
+     * than {@value #REALTIME_MIN_WARMUP_S} s, the plan without it, saying why.
+     *
+     * @param warmupS the warm-up, in seconds.
+     * @return the plan to run.
+     */
+    public IdlePlan forWarmup(final long warmupS)
+    {
+        if (null == withoutRealtime || warmupS >= REALTIME_MIN_WARMUP_S)
+        {
+            return this;
+        }
+        return new IdlePlan(withoutRealtime.engine, withoutRealtime.client, withoutRealtime.md,
+            withoutRealtime.warmupSeconds, false, withoutRealtime.reason + "; not at a real-time priority: a " +
+            warmupS + " s warm-up is too short for it (the threads are raised halfway through one of at least " +
+            REALTIME_MIN_WARMUP_S + " s, once the JIT has compiled the hot paths: --duration " +
+            2 * REALTIME_MIN_WARMUP_S + " or more)", withoutRealtime.asked, null);
     }
 
     private static void check(final String option, final String alias, final boolean realtime)
@@ -236,6 +280,7 @@ public final class IdlePlan
     @Override
     public String toString()
     {
-        return "engine " + engine + ", client " + client + ", md " + md + " (" + reason + ")";
+        return "engine " + engine + ", client " + client + ", md " + md + " (" + reason +
+            (asked ? "; the options given override it" : "") + ")";
     }
 }

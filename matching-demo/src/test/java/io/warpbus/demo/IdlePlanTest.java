@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,6 +67,39 @@ class IdlePlanTest
             "get what they leave, and their latency grows (--realtime off to leave them all equal))", plan.toString());
         assertEquals(plan.toString(), IdlePlan.choose(2, null, null, null, null, PERMITTED).toString());
         assertTrue(IdlePlan.choose(3, null, null, null, null, PERMITTED).realtime());
+    }
+
+    @Test
+    void shouldLeaveAutoRealtimeOutOfAWarmupTooShortForTheJit()
+    {
+        final IdlePlan plan = IdlePlan.choose(2, null, null, null, "auto", PERMITTED);
+        assertSame(plan, plan.forWarmup(30));
+        assertSame(plan, plan.forWarmup(3600));
+        final IdlePlan shortRun = plan.forWarmup(10);
+        assertFalse(shortRun.realtime());
+        assertEquals("backoff-50", shortRun.engine());
+        assertEquals("backoff-50", shortRun.client());
+        assertEquals("backoff", shortRun.md());
+        assertEquals("engine backoff-50, client backoff-50, md backoff (2 cores for five processes: nothing " +
+            "busy-spins (a spinner would take a core the others need); the engine and the load client park at most " +
+            "50 us when idle; the warm-up is 30 s unless --warmup says (the JIT of five JVMs holds the load back " +
+            "that long); not at a real-time priority: a 10 s warm-up is too short for it (the threads are raised " +
+            "halfway through one of at least 30 s, once the JIT has compiled the hot paths: --duration 60 or more))",
+            shortRun.toString());
+        assertTrue(plan.forWarmup(29).toString().contains("a 29 s warm-up is too short"));
+        assertTrue(IdlePlan.choose(2, null, null, "sleep-1", null, PERMITTED).forWarmup(0).toString()
+            .endsWith("--duration 60 or more); the options given override it)"));
+    }
+
+    @Test
+    void shouldKeepRealtimeOnAndOffWhateverTheWarmup()
+    {
+        final IdlePlan on = IdlePlan.choose(2, null, null, null, "on", PERMITTED);
+        assertSame(on, on.forWarmup(0));
+        final IdlePlan off = IdlePlan.choose(2, null, null, null, "off", NOT_ASKED);
+        assertSame(off, off.forWarmup(0));
+        final IdlePlan refused = IdlePlan.choose(2, null, null, null, null, NOT_PERMITTED);
+        assertSame(refused, refused.forWarmup(5));
     }
 
     @Test

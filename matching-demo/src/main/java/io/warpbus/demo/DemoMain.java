@@ -71,11 +71,11 @@ import org.HdrHistogram.Histogram;
  * Threads: the engine's duty cycle uses the {@code --idle} strategy, the load client's {@code --client-idle}, the
  * market-data subscriber's {@code --md-idle}; unless given they are chosen from the machine's cores by
  * {@link IdlePlan} (busy-spin only where a core is free for it), and the banner says what was chosen and why. The
- * gateway backs off. Where the engine and the load client cannot both spin, and the demo may (root or
- * {@code CAP_SYS_NICE}), their duty-cycle threads run at {@code SCHED_FIFO} from halfway through the warm-up and park a
- * fixed time when idle ({@code --realtime auto|on|off}; the demo checks before it starts anything). The processes
- * reach each other over iWARP on loopback, or on two cores or fewer through shared memory ({@code --transport},
- * {@link DemoTransport}).
+ * gateway backs off. Where the engine and the load client cannot both spin, the demo may (root or
+ * {@code CAP_SYS_NICE}) and the warm-up is long enough ({@link IdlePlan#forWarmup}), their duty-cycle threads run at
+ * {@code SCHED_FIFO} from halfway through the warm-up and park a fixed time when idle
+ * ({@code --realtime auto|on|off}; the demo checks before it starts anything). The processes reach each other over
+ * iWARP on loopback, or on two cores or fewer through shared memory ({@code --transport}, {@link DemoTransport}).
  * <p>
  * Latency: the first {@code --warmup} seconds of load (5, or 30 where nothing spins; at most half of
  * {@code --duration}) are reported on a line of their own and kept out of the summary's percentiles; each live line

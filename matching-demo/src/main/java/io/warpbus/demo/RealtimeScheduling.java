@@ -17,7 +17,6 @@ package io.warpbus.demo;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +55,7 @@ public final class RealtimeScheduling
     private final int priority;
     private final long afterMs;
     private final AtomicLong dutyCycleTid = new AtomicLong();
+    private final AtomicReference<String> noTid = new AtomicReference<>();
     private final CountDownLatch dutyCycleStarted = new CountDownLatch(1);
     private final AtomicReference<String> failure = new AtomicReference<>();
 
@@ -132,7 +132,7 @@ public final class RealtimeScheduling
                 }
                 catch (final IllegalStateException ex)
                 {
-                    System.err.println(ex.getMessage());
+                    noTid.set(ex.getMessage());
                 }
                 finally
                 {
@@ -168,8 +168,8 @@ public final class RealtimeScheduling
     }
 
     /**
-     * Raise the duty-cycle thread, at once or on a thread of its own after {@code --realtime-after}; print
-     * {@code REALTIME WHO thread=NAME tid=TID policy=SCHED_FIFO priority=N} when done. A failure prints the reason on
+     * Raise the duty-cycle thread from a thread of its own after {@code --realtime-after}; print
+     * {@code REALTIME WHO tid=TID policy=SCHED_FIFO priority=N after_s=S} when done. A failure prints the reason on
      * standard error, opens {@code stop} and is kept for {@link #failure()}.
      *
      * @param who  the process, for the lines.
@@ -186,20 +186,11 @@ public final class RealtimeScheduling
         {
             try
             {
-                if (!dutyCycleStarted.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS))
-                {
-                    throw new IllegalStateException("the duty-cycle thread did not start");
-                }
                 if (stop.await(afterMs, TimeUnit.MILLISECONDS))
                 {
                     return;
                 }
-                final long tid = dutyCycleTid.get();
-                if (0 == tid)
-                {
-                    throw new IllegalStateException("the duty-cycle thread's id is unknown");
-                }
-                raise(tid, priority);
+                final long tid = raiseStartedThread();
                 out.println("REALTIME " + who + " tid=" + tid + " policy=SCHED_FIFO priority=" + priority +
                     " after_s=" + TimeUnit.MILLISECONDS.toSeconds(afterMs));
                 out.flush();
@@ -219,6 +210,28 @@ public final class RealtimeScheduling
         final Thread thread = new Thread(raise, who + "-realtime");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * Raise the thread {@link #threadFactory()} made, once it has started.
+     *
+     * @return its kernel id.
+     * @throws IllegalStateException when it did not start, its id is unknown, or raising it failed.
+     * @throws InterruptedException  if interrupted waiting for it to start.
+     */
+    private long raiseStartedThread() throws InterruptedException
+    {
+        if (!dutyCycleStarted.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS))
+        {
+            throw new IllegalStateException("the thread to raise did not start");
+        }
+        final long tid = dutyCycleTid.get();
+        if (0 == tid)
+        {
+            throw new IllegalStateException(noTid.get());
+        }
+        raise(tid, priority);
+        return tid;
     }
 
     /**
@@ -309,7 +322,7 @@ public final class RealtimeScheduling
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read the scheduling of thread " + tid, ex);
+            throw new IllegalStateException("cannot read the scheduling of thread " + tid + ": " + ex, ex);
         }
     }
 
@@ -371,24 +384,10 @@ public final class RealtimeScheduling
      */
     public static void checkPermitted(final int priority)
     {
-        final AtomicLong tid = new AtomicLong();
-        final AtomicReference<IllegalStateException> noTid = new AtomicReference<>();
-        final CountDownLatch started = new CountDownLatch(1);
+        final RealtimeScheduling check = new RealtimeScheduling(priority, 0);
         final CountDownLatch release = new CountDownLatch(1);
-        final Thread thread = new Thread(() ->
+        final Thread thread = check.threadFactory().newThread(() ->
         {
-            try
-            {
-                tid.set(currentTid());
-            }
-            catch (final IllegalStateException ex)
-            {
-                noTid.set(ex);
-            }
-            finally
-            {
-                started.countDown();
-            }
             try
             {
                 release.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -397,20 +396,13 @@ public final class RealtimeScheduling
             {
                 Thread.currentThread().interrupt();
             }
-        }, "realtime-check");
+        });
+        thread.setName("realtime-check");
         thread.setDaemon(true);
         thread.start();
         try
         {
-            if (!started.await(THREAD_START_TIMEOUT_MS, TimeUnit.MILLISECONDS))
-            {
-                throw new IllegalStateException("the check's thread did not start");
-            }
-            if (null != noTid.get())
-            {
-                throw noTid.get();
-            }
-            raise(tid.get(), priority);
+            check.raiseStartedThread();
         }
         catch (final InterruptedException ex)
         {

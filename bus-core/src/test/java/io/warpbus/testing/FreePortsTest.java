@@ -19,6 +19,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +40,18 @@ class FreePortsTest
                 socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                 assertTrue(socket.isBound(), "listening on " + port);
             }
+        }
+    }
+
+    @Test
+    void shouldNeverHandOutTheSamePortTwice()
+    {
+        // 2,000 random draws from 12,768 ports repeat one about 150 times, so this fails without the bookkeeping.
+        final Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < 2_000; i++)
+        {
+            final int port = FreePorts.loopback();
+            assertTrue(seen.add(port), "port " + port + " handed out twice, at call " + i);
         }
     }
 }

@@ -15,7 +15,6 @@
  */
 package io.warpbus.bus;
 
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +29,7 @@ import io.warpbus.bus.status.CountersFile;
 import io.warpbus.iwarp.ThreadingMode;
 import io.warpbus.testing.Await;
 import io.warpbus.testing.BusTestWatcher;
+import io.warpbus.testing.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -84,10 +84,7 @@ class BusLoopbackTest
         {
             return "warp:ipc?stream=" + stream;
         }
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return "warp:iwarp?endpoint=127.0.0.1:" + socket.getLocalPort() + "|stream=" + stream;
-        }
+        return "warp:iwarp?endpoint=127.0.0.1:" + FreePorts.loopback() + "|stream=" + stream;
     }
 
     @ParameterizedTest

@@ -15,17 +15,13 @@
  */
 package io.warpbus.bus;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-
+import io.warpbus.testing.FreePorts;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The multi-process contract over iWARP on loopback: the publisher listens on a port free when the test started,
- * subscribers connect to it (and keep retrying while it is down).
+ * subscribers connect to it (and keep retrying while it is down). The port is from {@link FreePorts}, below the
+ * ephemeral range, so that no connection's local end can take it while the publisher is down.
  */
 class IwarpBusProcessTest extends BusProcessTestBase
 {
@@ -34,15 +30,7 @@ class IwarpBusProcessTest extends BusProcessTestBase
     @BeforeEach
     void pickPort()
     {
-        try (ServerSocket socket = new ServerSocket())
-        {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            port = socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        port = FreePorts.loopback();
     }
 
     @Override

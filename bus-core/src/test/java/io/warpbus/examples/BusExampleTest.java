@@ -15,7 +15,6 @@
  */
 package io.warpbus.examples;
 
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +29,7 @@ import io.warpbus.bus.ImageListener;
 import io.warpbus.bus.Publication;
 import io.warpbus.bus.Subscription;
 import io.warpbus.iwarp.ThreadingMode;
+import io.warpbus.testing.FreePorts;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,11 +50,7 @@ class BusExampleTest
     @Test
     void shouldRunTheReadmeExample() throws Exception
     {
-        final int port;
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            port = socket.getLocalPort();
-        }
+        final int port = FreePorts.loopback();
         final List<String> received = new ArrayList<>();
         // tag::bus[]
         try (Bus bus = Bus.launch(new BusContext().directory(dir).threadingMode(ThreadingMode.INVOKER)))

@@ -28,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.warpbus.bus.protocol.FrameDescriptor;
 import io.warpbus.bus.protocol.RingDescriptor;
@@ -218,6 +220,79 @@ class ImageTest
         control.putLongOrdered(RingDescriptor.COMMIT_POSITION_OFFSET, bad + 32);
 
         assertClosedAt(image, bad, FrameDescriptor.HEADER_LENGTH + 64, 1);
+    }
+
+    @Test
+    void shouldHoldOffACloseFromAHandlerUntilThePollEnds()
+    {
+        final Image image = image(0, 0);
+        append(0, 8);
+        append(1, 8);
+        commit();
+
+        final List<Boolean> closedFromHandler = new ArrayList<>();
+        final int fragments = image.poll(
+            (buffer, offset, length, header) -> closedFromHandler.add(image.tryClose("from a handler", false)), 10);
+
+        assertEquals(2, fragments);
+        assertEquals(List.of(false, false), closedFromHandler);
+        assertFalse(image.isClosed());
+        assertEquals(1, image.lastSequence());
+        assertTrue(image.tryClose("after the poll", false));
+        assertEquals(0, image.poll((buffer, offset, length, header) -> closedFromHandler.add(true), 10));
+        assertEquals("after the poll", image.closeReason());
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldNotCloseAnImageWhileAnotherThreadPollsIt() throws InterruptedException
+    {
+        for (int round = 0; round < 200; round++)
+        {
+            final Image image = image(0, 0);
+            for (int sequence = 0; sequence < 64; sequence++)
+            {
+                append(sequence, 8);
+            }
+            commit();
+            final AtomicBoolean closed = new AtomicBoolean();
+            final AtomicInteger closedDuringDelivery = new AtomicInteger();
+            final AtomicInteger delivered = new AtomicInteger();
+            final Thread poller = new Thread(() ->
+            {
+                while (!image.isClosed())
+                {
+                    image.poll((buffer, offset, length, header) ->
+                    {
+                        delivered.incrementAndGet();
+                        final long until = System.nanoTime() + 2_000;
+                        while (System.nanoTime() - until < 0)
+                        {
+                            Thread.onSpinWait();
+                        }
+                        if (closed.get())
+                        {
+                            closedDuringDelivery.incrementAndGet();
+                        }
+                    }, 1);
+                }
+            });
+            poller.start();
+            for (int spins = round * 37; spins > 0; spins--)
+            {
+                Thread.onSpinWait();
+            }
+            while (!image.tryClose("closed mid-stream", false))
+            {
+                Thread.onSpinWait();
+            }
+            closed.set(true);
+            poller.join(10_000);
+
+            assertFalse(poller.isAlive());
+            assertEquals(0, closedDuringDelivery.get(), "round " + round);
+            assertEquals(delivered.get() - 1, image.lastSequence(), "round " + round);
+        }
     }
 
     @Test

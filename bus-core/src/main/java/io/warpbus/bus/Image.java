@@ -651,11 +651,6 @@ public final class Image
     }
 
     /**
-     * Does the ring hold, where a frame should start, something no publisher writes: a length too short for its
-     * type, or a frame running past the end of the ring or past the commit position? An aligned length that
-     * overflowed is negative, and compares above any room.
-     */
-    /**
      * Where the frames from a position must end: at the commit position, or at the end of the ring, which no frame
      * crosses (padding fills a term's end), whichever comes first. Bounding each frame by it is one compare a
      * fragment, where bounding by both was two, each with its own subtraction.

@@ -860,6 +860,5 @@ final class OrderEntry implements EngineLink.ReportListener
         writeReport(order, ExecTypes.NEW, RejectReason.NONE, 0, 0, 0, 0);
         record.putBytes(SessionJournal.ORDER_FIELDS_OFFSET, event, 0, EventDescriptor.EXECUTION_REPORT_LENGTH);
         journal.append(order.session(), SessionJournal.ORDER_SENT_RECORD, record, 0, SessionJournal.ORDER_LENGTH);
-        counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
     }
 }

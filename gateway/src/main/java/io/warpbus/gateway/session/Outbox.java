@@ -105,7 +105,6 @@ final class Outbox
             final long seq = takeSeq(session);
             buffer.putLong(offset + EventDescriptor.SEQ_OFFSET, seq);
             final long position = journal.append(session.index, type, buffer, offset, length);
-            counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
             session.journalIndex.record(seq, position);
             if (!session.isConnected() || session.resending)
             {

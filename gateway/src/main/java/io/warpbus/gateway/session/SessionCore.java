@@ -117,7 +117,7 @@ public final class SessionCore implements Agent, AutoCloseable
         try
         {
             journal = new SessionJournal(context.journalDirectory(), context.journalRetentionDays(),
-                context.epochClock());
+                context.epochClock(), counters);
             closeables.add(journal);
             final Outbox outbox = new Outbox(connections, journal, counters);
             final SessionErrors errors = new SessionErrors(outbox, counters);

@@ -89,14 +89,17 @@ final class SessionJournal implements AutoCloseable
     private final Journal journal;
     private final JournalWriter writer;
     private final EpochNanoClock clock;
+    private final GatewayCounters counters;
     private final Path directory;
     private JournalReader reader;
     private long nextSequence;
 
-    SessionJournal(final Path directory, final int retentionDays, final EpochNanoClock clock)
+    SessionJournal(
+        final Path directory, final int retentionDays, final EpochNanoClock clock, final GatewayCounters counters)
     {
         this.directory = directory;
         this.clock = clock;
+        this.counters = counters;
         final Journal journal = Journal.open(new JournalContext().directory(directory).rollCycle("FAST_DAILY")
             .retentionDays(retentionDays).retentionCycles(0));
         try
@@ -113,7 +116,8 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Append a record. Allocation free in steady state.
+     * Append a record, and count it ({@link GatewayCounterDescriptor#JOURNAL_RECORDS}). Allocation free in steady
+     * state.
      *
      * @param session index of the session it belongs to.
      * @param kind    event type or record kind.
@@ -128,6 +132,7 @@ final class SessionJournal implements AutoCloseable
         try
         {
             writer.append(nextSequence, session, kind, nowNs, nowNs, buffer, offset, length);
+            counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
             return nextSequence;
         }
         finally

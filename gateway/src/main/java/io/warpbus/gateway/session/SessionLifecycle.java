@@ -535,7 +535,6 @@ final class SessionLifecycle
         CommandDescriptor.putAscii(record, SessionJournal.OPENED_ADDRESS_OFFSET, CommandDescriptor.ADDRESS_WIDTH,
             session.address);
         journal.append(session.index, SessionJournal.SESSION_OPENED_RECORD, record, 0, SessionJournal.OPENED_LENGTH);
-        counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
         return session;
     }
 
@@ -730,7 +729,6 @@ final class SessionLifecycle
         }
         record.putByte(SessionJournal.FLAGS_OFFSET, dropCopy ? CommandDescriptor.LOGON_DROP_COPY : 0);
         journal.append(session.index, SessionJournal.SESSION_FLAGS_RECORD, record, 0, SessionJournal.FLAGS_LENGTH);
-        counters.increment(GatewayCounterDescriptor.JOURNAL_RECORDS);
         restoreFlags(session, record.getByte(SessionJournal.FLAGS_OFFSET));
     }
 

@@ -68,7 +68,7 @@ public final class CredentialsTool
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     static final String USAGE = """
-        usage: ./warpbus gateway-user --file FILE add NAME --accounts N,... [--roles trader|admin|viewer,...]
+        usage: ./warpbus gateway-user --file FILE add NAME [--accounts N,...] [--roles trader|admin|viewer,...]
                  [--market-data SYMBOL,...|*] [--orders-per-second N] [--order-burst N] [--password-env VAR]
                  [--no-password] [--api-key [--key-id ID]]
                ./warpbus gateway-user --file FILE password NAME [--password-env VAR]
@@ -470,9 +470,12 @@ public final class CredentialsTool
             {
                 throw new IllegalArgumentException("user name '" + name + "' must be 1 to 64 of A-Z a-z 0-9 . _ @ -");
             }
-            if ("add".equals(command) && !options.containsKey("--accounts"))
+            if ("add".equals(command) && !options.containsKey("--accounts") &&
+                List.of(options.getOrDefault("--roles", "trader").split(",")).contains("trader"))
             {
-                throw new IllegalArgumentException("add needs --accounts (comma-separated account numbers)");
+                // A trader with no account could log on and have every order refused; an operator needs none.
+                throw new IllegalArgumentException("add needs --accounts (comma-separated account numbers) for a " +
+                    "user with the trader role, which is the default");
             }
             return new Arguments(file, command, name, expected > 2 ? positional.get(2) : null,
                 Map.copyOf(options));

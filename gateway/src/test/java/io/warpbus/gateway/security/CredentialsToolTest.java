@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,6 +71,11 @@ class CredentialsToolTest
         assertFalse(dave.mayView("BETA"));
         assertEquals(20, dave.ordersPerSecond());
         assertTrue(store.directory().get("erin").roles().contains("admin"));
+        assertEquals(0, run(0, Map.of("WARPBUS_PASSWORD", "operators only"), "", "--file", file.toString(), "add",
+            "olga", "--roles", "admin,viewer").exit, "an operator who does not trade needs no account");
+        final User olga = CredentialStore.load(file, true, 50, 100).directory().get("olga");
+        assertEquals(0, olga.accounts().length);
+        assertEquals(Set.of("admin", "viewer"), olga.roles());
         final var encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
         assertTrue(store.passwordHash("dave").startsWith("{bcrypt}"), "bcrypt, not the password");
         assertTrue(encoder.matches("correct horse", store.passwordHash("dave")));
@@ -131,7 +137,10 @@ class CredentialsToolTest
         assertError(1, "no user 'nobody'", Map.of(), "--file", file.toString(), "remove", "nobody");
         assertError(1, "has no API key AK-NONE-0001", Map.of(), "--file", file.toString(), "remove-key", "dave",
             "AK-NONE-0001");
-        assertError(2, "add needs --accounts", Map.of(), "--file", file.toString(), "add", "erin");
+        assertError(2, "add needs --accounts (comma-separated account numbers) for a user with the trader role",
+            Map.of(), "--file", file.toString(), "add", "erin");
+        assertError(2, "add needs --accounts", Map.of(), "--file", file.toString(), "add", "erin", "--roles",
+            "admin,trader");
         assertError(2, "user name 'bad name!' must be", Map.of(), "--file", file.toString(), "remove", "bad name!");
         assertError(2, "list has no option --accounts", Map.of(), "--file", file.toString(), "list", "--accounts",
             "1");

@@ -174,7 +174,12 @@ public enum RejectReason
     /**
      * The session already has as many open orders as it may.
      */
-    TOO_MANY_OPEN_ORDERS(506, "too many open orders in this session");
+    TOO_MANY_OPEN_ORDERS(506, "too many open orders in this session"),
+
+    /**
+     * The logged-on user has no role that lets it trade: its new orders, cancels and amends are all refused.
+     */
+    NO_TRADER_ROLE(507, "user has no trader role");
 
     private static final RejectReason[] BY_CODE = new RejectReason[600];
 

@@ -15,7 +15,6 @@
  */
 package io.warpbus.gateway;
 
-import io.warpbus.orderentry.RejectReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Only a user with the {@code trader} role trades: a viewer's new orders, cancels and amends are rejected at the
- * gateway with reason 501 (not entitled) even on an account of its own, and nothing reaches the engine; it still gets
+ * gateway with reason 507 (no trader role) even on an account of its own, and nothing reaches the engine; it still gets
  * the market data it is entitled to, and a trader beside it trades as before.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -53,11 +52,12 @@ class TradingRolesTest extends GatewayTestBase
             assertEquals("[\"viewer\"]", logon.path("roles").toString());
             assertEquals("[" + GatewayFixtures.VIEWER_ACCOUNT + "]", logon.path("accounts").toString());
 
-            assertNotEntitled(vera, OrderEntryTest.order("vera-1", GatewayFixtures.VIEWER_ACCOUNT, "buy", "99.00",
-                10), "rejected", "vera-1");
-            assertNotEntitled(vera, "{\"type\":\"cancelOrder\",\"clOrdId\":\"vera-1\"}", "cancelRejected", "vera-1");
-            assertNotEntitled(vera, "{\"type\":\"replaceOrder\",\"clOrdId\":\"vera-1\",\"price\":\"98.00\"," +
-                "\"quantity\":20}", "replaceRejected", "vera-1");
+            assertRefusedForItsRole(vera, OrderEntryTest.order("vera-1", GatewayFixtures.VIEWER_ACCOUNT, "buy",
+                "99.00", 10), "rejected", "vera-1");
+            assertRefusedForItsRole(vera, "{\"type\":\"cancelOrder\",\"clOrdId\":\"vera-1\"}", "cancelRejected",
+                "vera-1");
+            assertRefusedForItsRole(vera, "{\"type\":\"replaceOrder\",\"clOrdId\":\"vera-1\"," +
+                "\"price\":\"98.00\",\"quantity\":20}", "replaceRejected", "vera-1");
             final JsonNode open = vera.request("{\"type\":\"openOrders\"}", "openOrders");
             assertEquals(0, open.path("orders").size(), "nothing reached the engine: " + open);
             OrderEntryTest.assertSequential(vera);
@@ -89,13 +89,13 @@ class TradingRolesTest extends GatewayTestBase
         }
     }
 
-    private static void assertNotEntitled(final TestClient client, final String request, final String execType,
+    private static void assertRefusedForItsRole(final TestClient client, final String request, final String execType,
         final String clientOrderId)
     {
         final JsonNode report = client.request(request, "executionReport");
         assertEquals(execType, report.path("execType").asString(), request + " -> " + report);
-        assertEquals(RejectReason.NOT_ENTITLED.code(), report.path("reason").asInt(), report.toString());
-        assertEquals(RejectReason.NOT_ENTITLED.text(), report.path("text").asString());
+        assertEquals(507, report.path("reason").asInt(), report.toString());
+        assertEquals("user has no trader role", report.path("text").asString());
         assertEquals(clientOrderId, report.path("clOrdId").asString());
         assertTrue(report.path("requestOnly").asBoolean(), report.toString());
     }

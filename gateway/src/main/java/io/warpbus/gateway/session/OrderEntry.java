@@ -133,7 +133,7 @@ final class OrderEntry implements EngineLink.ReportListener
         RejectReason reason = checkRate(session, nowNs);
         if (null == reason && !session.user.mayTrade())
         {
-            reason = RejectReason.NOT_ENTITLED;
+            reason = RejectReason.NO_TRADER_ROLE;
         }
         if (null == reason && null != orders.byClientId(key))
         {
@@ -232,7 +232,7 @@ final class OrderEntry implements EngineLink.ReportListener
         RejectReason reason = checkRate(session, nowNs);
         if (null == reason && !session.user.mayTrade())
         {
-            reason = RejectReason.NOT_ENTITLED;
+            reason = RejectReason.NO_TRADER_ROLE;
         }
         if (null == reason && (null == order || !order.isLive()))
         {
@@ -270,7 +270,7 @@ final class OrderEntry implements EngineLink.ReportListener
         RejectReason reason = checkRate(session, nowNs);
         if (null == reason && !session.user.mayTrade())
         {
-            reason = RejectReason.NOT_ENTITLED;
+            reason = RejectReason.NO_TRADER_ROLE;
         }
         if (null == reason && (null == order || !order.isLive()))
         {

@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.warpbus.gateway.session.User;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import tools.jackson.core.JacksonException;
@@ -78,6 +79,7 @@ public final class CredentialsTool
                ./warpbus gateway-user --file FILE list""";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final List<String> DEFAULT_ROLES = List.of(User.TRADER);
 
     private final PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
     private final PrintStream out;
@@ -166,7 +168,7 @@ public final class CredentialsTool
                 {
                     accounts.add(number("--accounts", account));
                 }
-                strings(user.putArray("roles"), arguments.list("--roles", List.of("trader")));
+                strings(user.putArray("roles"), arguments.list("--roles", DEFAULT_ROLES));
                 strings(user.putArray("marketData"), arguments.list("--market-data", List.of("*")));
                 if (null != arguments.option("--orders-per-second"))
                 {
@@ -470,15 +472,16 @@ public final class CredentialsTool
             {
                 throw new IllegalArgumentException("user name '" + name + "' must be 1 to 64 of A-Z a-z 0-9 . _ @ -");
             }
-            if ("add".equals(command) && !options.containsKey("--accounts") &&
-                List.of(options.getOrDefault("--roles", "trader").split(",")).contains("trader"))
+            final Arguments arguments = new Arguments(file, command, name, expected > 2 ? positional.get(2) : null,
+                Map.copyOf(options));
+            if ("add".equals(command) && !arguments.flag("--accounts") &&
+                arguments.list("--roles", DEFAULT_ROLES).contains(User.TRADER))
             {
                 // A trader with no account could log on and have every order refused; an operator needs none.
                 throw new IllegalArgumentException("add needs --accounts (comma-separated account numbers) for a " +
                     "user with the trader role, which is the default");
             }
-            return new Arguments(file, command, name, expected > 2 ? positional.get(2) : null,
-                Map.copyOf(options));
+            return arguments;
         }
 
         String option(final String option)

@@ -85,6 +85,8 @@ class FixClientTest extends GatewayTestBase
         assertTrue(first.out.contains("orders placed in this run: 1\n  " + clOrdId + " ACME buy 10@99.00 " +
             "status=cancelled cum=0 leaves=0"), "the list: " + first);
         assertTrue(first.out.contains("logged out"), first.toString());
+        // Its own lines only: no FIX message as QuickFIX/J's screen log prints it.
+        assertFalse(first.out.contains("8=FIX.4.4"), first.toString());
 
         final Result second = run("alice-pw", "--sender", "CAROL", "--user", "alice", "--store", store.toString(),
             "--list", "--wait", "0");

@@ -38,6 +38,7 @@ import quickfix.Dictionary;
 import quickfix.FieldNotFound;
 import quickfix.FileStoreFactory;
 import quickfix.Message;
+import quickfix.SLF4JLogFactory;
 import quickfix.Session;
 import quickfix.SessionID;
 import quickfix.SessionSettings;
@@ -378,7 +379,10 @@ public final class FixClient implements Application
         settings.setString("SocketConnectHost", options.host);
         settings.setString("SocketConnectPort", Integer.toString(options.port));
         settings.set(sessionId, new Dictionary());
-        return new SocketInitiator(this, new FileStoreFactory(settings), settings, new DefaultMessageFactory());
+        // QuickFIX/J's default log factory prints every message and session event on standard output, between the
+        // client's own lines; through SLF4J (quieted above WARN) only its warnings and errors show.
+        return new SocketInitiator(this, new FileStoreFactory(settings), settings, new SLF4JLogFactory(settings),
+            new DefaultMessageFactory());
     }
 
     /**

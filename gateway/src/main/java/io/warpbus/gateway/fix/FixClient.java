@@ -380,7 +380,7 @@ public final class FixClient implements Application
         settings.setString("SocketConnectPort", Integer.toString(options.port));
         settings.set(sessionId, new Dictionary());
         // QuickFIX/J's default log factory prints every message and session event on standard output, between the
-        // client's own lines; through SLF4J (quieted above WARN) only its warnings and errors show.
+        // client's own lines; through SLF4J (quieted to WARN) only its warnings and errors show.
         return new SocketInitiator(this, new FileStoreFactory(settings), settings, new SLF4JLogFactory(settings),
             new DefaultMessageFactory());
     }

@@ -130,11 +130,7 @@ final class OrderEntry implements EngineLink.ReportListener
         final long quantity = command.getLong(offset + CommandDescriptor.QUANTITY_OFFSET);
         final InstrumentState instrument = instrumentId < 0 ? null : instruments.get(instrumentId);
 
-        RejectReason reason = checkRate(session, nowNs);
-        if (null == reason && !session.user.mayTrade())
-        {
-            reason = RejectReason.NO_TRADER_ROLE;
-        }
+        RejectReason reason = checkMayTrade(session, nowNs);
         if (null == reason && null != orders.byClientId(key))
         {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
@@ -229,11 +225,7 @@ final class OrderEntry implements EngineLink.ReportListener
         final long receivedNs = command.getLong(offset + CommandDescriptor.RECEIVED_NS_OFFSET);
         final GatewayOrder order = orders.byClientId(
             probe.set(session.index, command, offset + CommandDescriptor.CLIENT_ORDER_ID_OFFSET));
-        RejectReason reason = checkRate(session, nowNs);
-        if (null == reason && !session.user.mayTrade())
-        {
-            reason = RejectReason.NO_TRADER_ROLE;
-        }
+        RejectReason reason = checkMayTrade(session, nowNs);
         if (null == reason && (null == order || !order.isLive()))
         {
             reason = RejectReason.UNKNOWN_ORDER;
@@ -267,11 +259,7 @@ final class OrderEntry implements EngineLink.ReportListener
         final GatewayOrder order = orders.byClientId(
             probe.set(session.index, command, offset + CommandDescriptor.CLIENT_ORDER_ID_OFFSET));
         final long quantity = command.getLong(offset + CommandDescriptor.QUANTITY_OFFSET);
-        RejectReason reason = checkRate(session, nowNs);
-        if (null == reason && !session.user.mayTrade())
-        {
-            reason = RejectReason.NO_TRADER_ROLE;
-        }
+        RejectReason reason = checkMayTrade(session, nowNs);
         if (null == reason && (null == order || !order.isLive()))
         {
             reason = RejectReason.UNKNOWN_ORDER;
@@ -602,14 +590,18 @@ final class OrderEntry implements EngineLink.ReportListener
         lifecycle.onOrderDone(session);
     }
 
-    private RejectReason checkRate(final Session session, final long nowNs)
+    /**
+     * What every order request checks first: the session's and the user's rate limits (a request refused for its
+     * role still counts against them), then the user's trader role.
+     */
+    private RejectReason checkMayTrade(final Session session, final long nowNs)
     {
         if (!session.orderLimit.tryAcquire(nowNs) || !userLimits[session.user.index()].tryAcquire(nowNs))
         {
             counters.increment(GatewayCounterDescriptor.RATE_LIMIT_REJECTS);
             return RejectReason.RATE_LIMITED;
         }
-        return null;
+        return session.user.mayTrade() ? null : RejectReason.NO_TRADER_ROLE;
     }
 
     private static RejectReason checkInstrument(final InstrumentState instrument, final boolean mustTrade)
